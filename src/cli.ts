@@ -1,0 +1,113 @@
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildServices } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { AppError } from './errors.js';
+
+const USAGE = `Usage: npm run livery -- <command>
+
+  tokens create --user <userId> [--label <text>]   print a new API token for a user
+  tokens revoke <tokenId>                          revoke a token (it stops working at once)
+  tokens list [--user <userId>]                    list tokens (ids only, never secrets)
+  orgs create --title <title> [--owner <name>]     new organization + owner (admin) + token
+  orgs list                                        list organizations and their admins
+
+Reads DATABASE_URL like the server (default sqlite:./data/livery.db).`;
+
+type Services = ReturnType<typeof buildServices>;
+type Print = (line: string) => void;
+
+/** Runs one command; returns the process exit code. */
+export async function runCli(args: string[], services: Services, print: Print): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      user: { type: 'string' },
+      label: { type: 'string' },
+      title: { type: 'string' },
+      owner: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [area, command, target] = positionals;
+  const { identity } = services;
+
+  if (area === 'tokens' && command === 'create' && values.user !== undefined) {
+    const { id, token } = await identity.createToken(values.user, values.label);
+    print(`token id: ${id}`);
+    print(`token:    ${token}`);
+    print('The token is shown once; store it now.');
+    return 0;
+  }
+  if (area === 'tokens' && command === 'revoke' && target !== undefined) {
+    if (await identity.revokeToken(target)) {
+      print(`revoked ${target}`);
+      return 0;
+    }
+    print(`no active token with id ${target}`);
+    return 1;
+  }
+  if (area === 'tokens' && command === 'list') {
+    for (const t of await identity.listTokens(values.user)) {
+      const state = t.revoked_at === null ? 'active' : `revoked ${t.revoked_at}`;
+      print(`${t.id}  user ${t.user_id}  ${t.label ?? '-'}  created ${t.created_at}  ${state}`);
+    }
+    return 0;
+  }
+  if (area === 'orgs' && command === 'create' && values.title !== undefined) {
+    if (values.title.length < 2 || values.title.length > 255) {
+      print('--title must be 2 to 255 characters long');
+      return 2;
+    }
+    const created = await identity.createOrganizationWithOwner({
+      title: values.title,
+      ownerName: values.owner ?? 'Owner',
+    });
+    print(`organization: ${created.organization.id}  ${created.organization.title}`);
+    print(`owner user:   ${created.user.id}  (role admin)`);
+    print(`token id:     ${created.tokenId}`);
+    print(`token:        ${created.token}`);
+    print('The token is shown once; store it now.');
+    return 0;
+  }
+  if (area === 'orgs' && command === 'list') {
+    for (const o of await identity.listOrganizationsWithOwners()) {
+      print(`${o.id}  ${o.title}  created ${o.created_at}  admin ${o.user_id ?? '-'}`);
+    }
+    return 0;
+  }
+  print(USAGE);
+  return values.help ? 0 : 2;
+}
+
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await runCli(process.argv.slice(2), buildServices({ config, db }), (line) =>
+      process.stdout.write(`${line}\n`),
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+// Only when run as a program (tests import runCli).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main()
+    .then((code) => process.exit(code))
+    .catch((error: unknown) => {
+      if (error instanceof ConfigError || error instanceof AppError) {
+        process.stderr.write(`${error.message}\n`);
+      } else if (error instanceof TypeError && 'code' in error) {
+        process.stderr.write(`${error.message}\n\n${USAGE}\n`); // parseArgs: unknown option
+      } else {
+        process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      }
+      process.exit(1);
+    });
+}

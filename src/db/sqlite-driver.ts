@@ -1,0 +1,147 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  SqliteDialect,
+} from 'kysely';
+
+/**
+ * Kysely's SQLite dialect with Livery's own driver, which
+ * - counts this connection's writes, for the cache generation below;
+ * - keeps prepared statements by SQL text (Kysely prepares every statement on every execution);
+ * - hands the single connection to the next waiting query only, in arrival order (Kysely's own
+ *   driver wakes every waiter on each release and lets them race for it again).
+ */
+export class LiverySqliteDialect extends SqliteDialect {
+  private readonly writes = { count: 0 };
+  private readonly dataVersion: BetterSqlite3.Statement;
+
+  constructor(private readonly database: BetterSqlite3.Database) {
+    super({ database });
+    this.dataVersion = database.prepare('pragma data_version').pluck();
+  }
+
+  override createDriver(): Driver {
+    return new SqliteDriver(this.database, this.writes);
+  }
+
+  private dataVersionNow: number | undefined;
+
+  /**
+   * Changes whenever the database may have changed: SQLite's `data_version` moves when another
+   * connection (this process or another) commits, and the count of this connection's own write
+   * statements covers the rest. Equal generations mean equal contents, so a read cached under a
+   * generation stays valid while it is unchanged (see db/prepared.ts).
+   *
+   * `data_version` is read once per callback: the value is kept until the tick queue drains,
+   * i.e. for the promise chain of the request being handled, which arrived after any commit it
+   * could depend on. Own writes are counted live.
+   */
+  generation(): string {
+    if (this.dataVersionNow === undefined) {
+      this.dataVersionNow = this.dataVersion.get() as number;
+      process.nextTick(() => {
+        this.dataVersionNow = undefined;
+      });
+    }
+    return `${this.dataVersionNow}.${this.writes.count}`;
+  }
+}
+
+class SqliteDriver implements Driver {
+  private readonly connection: SqliteConnection;
+  private readonly turns = new Turns();
+
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    writes: { count: number },
+  ) {
+    this.connection = new SqliteConnection(database, writes);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.turns.take();
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    // Livery's transactions all write: take the write lock up front rather than fail to upgrade.
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.turns.pass();
+  }
+
+  async destroy(): Promise<void> {
+    this.database.close();
+  }
+}
+
+/** A FIFO lock: `take` resolves at once when free, else when the previous holder passes. */
+class Turns {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+
+  take(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  pass(): void {
+    const next = this.waiting.shift();
+    if (next === undefined) this.held = false;
+    else next(); // stays held: the turn goes straight to the next waiter
+  }
+}
+
+class SqliteConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    private readonly writes: { count: number },
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = this.prepare(query.sql);
+    const parameters = query.parameters as unknown[];
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    // Counted before running: a read cached from here on carries a newer generation.
+    this.writes.count += 1;
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  // Kysely's streaming is not used by Livery.
+  // biome-ignore lint/correctness/useYield: the interface requires a generator
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported');
+  }
+
+  private prepare(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.database.prepare(sql);
+      // Livery's SQL is a bounded set of shapes; the bound only guards against a leak.
+      if (this.statements.size >= 1000) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

@@ -1,0 +1,102 @@
+import { type RawBuilder, sql } from 'kysely';
+import { Type } from 'typebox';
+import { badRequest } from '../errors.js';
+
+/**
+ * GitBook's list convention: `?page=<opaque cursor>&limit=<1..1000>` in, `{items, next?: {page},
+ * count}` out, `next` absent on the last page. Cursors are keyset positions (the list's sort key,
+ * usually the creation time, then the id), so a page never skips or repeats an item when others
+ * are added meanwhile.
+ */
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+export const PageQuery = {
+  page: Type.Optional(Type.String({ description: 'Identifier of the page results to fetch.' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'The number of results per page' }),
+  ),
+};
+
+export interface Cursor {
+  key: string | number;
+  id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.key, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(page: string | undefined): Cursor | undefined {
+  if (page === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
+      typeof value[1] === 'string'
+    ) {
+      return { key: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through: not a cursor this server issued
+  }
+  throw badRequest('querystring.page is not a page cursor returned by this list');
+}
+
+/** `(t.key, t.id) > (cursor)`: a row-value comparison both SQLite and PostgreSQL run. */
+export function afterCursor(
+  table: string,
+  cursor: Cursor,
+  keyColumn = 'created_at',
+): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${table}.${keyColumn}`)}, ${sql.ref(`${table}.id`)}) > (${cursor.key}, ${cursor.id})`;
+}
+
+export interface PageRequest {
+  cursor: Cursor | undefined;
+  limit: number;
+}
+
+/** Reads `?page` and `?limit` (already validated by PageQuery); an unknown cursor is a 400. */
+export function pageRequest(query: { page?: string | undefined; limit?: number | undefined }) {
+  return { cursor: decodeCursor(query.page), limit: query.limit ?? DEFAULT_PAGE_SIZE };
+}
+
+export interface Page<T> {
+  items: T[];
+  next?: { page: string };
+  count: number;
+}
+
+/**
+ * Rows were fetched with `limit + 1`: the extra row only says that another page exists.
+ * `keyOf` gives a row's sort key (its creation time unless the list sorts otherwise).
+ */
+export function toPage<R extends { id: string }, T>(
+  rows: R[],
+  limit: number,
+  count: number,
+  toItem: (row: R) => T,
+  keyOf: (row: R) => string | number = (row) => (row as R & { created_at: string }).created_at,
+): Page<T> {
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows[pageRows.length - 1];
+  const page: Page<T> = { items: pageRows.map(toItem), count };
+  if (rows.length > limit && last !== undefined) {
+    page.next = { page: encodeCursor({ key: keyOf(last), id: last.id }) };
+  }
+  return page;
+}
+
+export const ListSchema = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({
+    items: Type.Array(item),
+    next: Type.Optional(
+      Type.Object({
+        page: Type.String({ description: 'Unique identifier to query the next results page' }),
+      }),
+    ),
+    count: Type.Optional(Type.Number({ description: 'Total count of objects in the list' })),
+  });

@@ -1,0 +1,57 @@
+import type { Settings } from './settings-schema.js';
+
+/**
+ * The settings of a site that was never customized, and what PUT fills in for every field it is
+ * not given. GitBook's published defaults where known (docs/customization.md lists each source).
+ */
+export const DEFAULT_SETTINGS: Settings = deepFreeze({
+  styling: {
+    theme: 'clean',
+    primaryColor: { light: '#346DDB', dark: '#346DDB' },
+    infoColor: { light: '#787878', dark: '#787878' },
+    successColor: { light: '#00C950', dark: '#00C950' },
+    warningColor: { light: '#FE9A00', dark: '#FE9A00' },
+    dangerColor: { light: '#FB2C36', dark: '#FB2C36' },
+    corners: 'rounded',
+    depth: 'subtle',
+    links: 'default',
+    font: 'Inter',
+    monospaceFont: 'IBMPlexMono',
+    background: 'plain',
+    icons: 'regular',
+    sidebar: { background: 'default', list: 'default' },
+    search: 'prominent',
+  },
+  internationalization: { locale: 'en' },
+  favicon: {},
+  header: { preset: 'default', links: [] },
+  footer: { groups: [] },
+  themes: { default: 'light', toggeable: false },
+  pdf: { enabled: true },
+  feedback: { enabled: false },
+  aiSearch: { enabled: true },
+  ai: { mode: 'search', pageLinkSummaries: { enabled: false } },
+  advancedCustomization: { enabled: true },
+  git: { showEditLink: false },
+  pageActions: { externalAI: true, markdown: true },
+  externalLinks: { target: 'self' },
+  pagination: { enabled: true },
+  trademark: { enabled: true },
+  privacyPolicy: {},
+  socialPreview: {},
+  insights: { trackingCookie: true },
+});
+
+/**
+ * Bump when DEFAULT_SETTINGS changes: it is part of every customization ETag, so a client's cached
+ * copy of a never-customized site is not taken as current after an upgrade.
+ */
+export const DEFAULTS_REVISION = 1;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,176 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { groupCommitOf, type Tx } from '../../db/group-commit.js';
+import { prepareCached } from '../../db/prepared.js';
+import type { DatabaseSchema } from '../../db/schema.js';
+
+/** The stored customization of a site, with what its ETag and Last-Modified derive from. */
+export interface SiteCustomizationRecord {
+  siteId: string;
+  customization: string | null;
+  customizationVersion: number;
+  customizationUpdatedAt: string | null;
+  siteCreatedAt: string;
+}
+
+/** A variant's stored override together with its site's customization. */
+export interface VariantCustomizationRecord extends SiteCustomizationRecord {
+  siteSpaceId: string;
+  override: string | null;
+  overrideVersion: number;
+  overrideUpdatedAt: string | null;
+  siteSpaceCreatedAt: string;
+}
+
+type Executor = Kysely<DatabaseSchema>;
+
+const selectSite = (q: Executor, organizationId: string, siteId: string) =>
+  q
+    .selectFrom('sites')
+    .select([
+      'id',
+      'customization',
+      'customization_version',
+      'customization_updated_at',
+      'created_at',
+    ])
+    .where('id', '=', siteId)
+    .where('organization_id', '=', organizationId);
+
+const selectVariant = (q: Executor, organizationId: string, siteId: string, siteSpaceId: string) =>
+  q
+    .selectFrom('site_spaces as ss')
+    .innerJoin('sites as s', 's.id', 'ss.site_id')
+    .select([
+      's.id',
+      's.customization',
+      's.customization_version',
+      's.customization_updated_at',
+      's.created_at',
+      'ss.id as site_space_id',
+      'ss.override',
+      'ss.override_version',
+      'ss.override_updated_at',
+      'ss.created_at as site_space_created_at',
+    ])
+    .where('ss.id', '=', siteSpaceId)
+    .where('s.id', '=', siteId)
+    .where('s.organization_id', '=', organizationId);
+
+type SiteRow = Awaited<ReturnType<ReturnType<typeof selectSite>['executeTakeFirstOrThrow']>>;
+type VariantRow = Awaited<ReturnType<ReturnType<typeof selectVariant>['executeTakeFirstOrThrow']>>;
+
+const toSite = (row: SiteRow): SiteCustomizationRecord => ({
+  siteId: row.id,
+  customization: row.customization,
+  customizationVersion: row.customization_version,
+  customizationUpdatedAt: row.customization_updated_at,
+  siteCreatedAt: row.created_at,
+});
+
+const toVariant = (row: VariantRow): VariantCustomizationRecord => ({
+  ...toSite(row),
+  siteSpaceId: row.site_space_id,
+  override: row.override,
+  overrideVersion: row.override_version,
+  overrideUpdatedAt: row.override_updated_at,
+  siteSpaceCreatedAt: row.site_space_created_at,
+});
+
+/**
+ * Reads of the customization documents (prepared, and cached while the database is unchanged:
+ * they run on every customization request) and read-modify-write units, which run serialized in
+ * the database's group commit (db/group-commit.ts) so that no concurrent writer is ever lost.
+ */
+export class CustomizationRepository {
+  private readonly siteQuery;
+  private readonly variantQuery;
+
+  constructor(private readonly db: Db) {
+    this.siteQuery = prepareCached(db, (organizationId: string, siteId: string) =>
+      selectSite(db, organizationId, siteId),
+    );
+    this.variantQuery = prepareCached(
+      db,
+      (organizationId: string, siteId: string, siteSpaceId: string) =>
+        selectVariant(db, organizationId, siteId, siteSpaceId),
+    );
+  }
+
+  async readSite(organizationId: string, siteId: string) {
+    const [row] = await this.siteQuery(organizationId, siteId);
+    return row && toSite(row);
+  }
+
+  async readVariant(organizationId: string, siteId: string, siteSpaceId: string) {
+    const [row] = await this.variantQuery(organizationId, siteId, siteSpaceId);
+    return row && toVariant(row);
+  }
+
+  /** Runs a read-modify-write unit; its result is returned once it is durably committed. */
+  update<T>(work: (unit: CustomizationUnit) => Promise<T>): Promise<T> {
+    return groupCommitOf(this.db).run((tx) => work(new CustomizationUnit(tx)));
+  }
+}
+
+/** Reads and writes inside one serialized unit of work. */
+export class CustomizationUnit {
+  constructor(private readonly tx: Tx) {}
+
+  async readSite(organizationId: string, siteId: string) {
+    const row = await selectSite(this.tx, organizationId, siteId).executeTakeFirst();
+    return row && toSite(row);
+  }
+
+  async readVariant(organizationId: string, siteId: string, siteSpaceId: string) {
+    const row = await selectVariant(
+      this.tx,
+      organizationId,
+      siteId,
+      siteSpaceId,
+    ).executeTakeFirst();
+    return row && toVariant(row);
+  }
+
+  async writeSite(record: SiteCustomizationRecord, json: string, at: string): Promise<void> {
+    const result = await this.tx
+      .updateTable('sites')
+      .set({
+        customization: json,
+        customization_version: record.customizationVersion + 1,
+        customization_updated_at: at,
+      })
+      .where('id', '=', record.siteId)
+      .where('customization_version', '=', record.customizationVersion)
+      .executeTakeFirst();
+    assertOneRow(result.numUpdatedRows);
+  }
+
+  /** `json === null` removes the override. */
+  async writeOverride(
+    record: VariantCustomizationRecord,
+    json: string | null,
+    at: string,
+  ): Promise<void> {
+    const result = await this.tx
+      .updateTable('site_spaces')
+      .set({
+        override: json,
+        override_version: record.overrideVersion + 1,
+        override_updated_at: at,
+      })
+      .where('id', '=', record.siteSpaceId)
+      .where('override_version', '=', record.overrideVersion)
+      .executeTakeFirst();
+    assertOneRow(result.numUpdatedRows);
+  }
+}
+
+/**
+ * Units are serialized and read inside their transaction, so the version they read is the
+ * stored one. The version condition in the UPDATE turns a broken invariant into an error
+ * instead of a silently lost write.
+ */
+function assertOneRow(count: bigint): void {
+  if (count !== 1n) throw new Error('customization changed under a serialized unit of work');
+}

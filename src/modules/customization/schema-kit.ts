@@ -1,0 +1,130 @@
+import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
+
+/**
+ * Building blocks for the customization schemas. The settings object is one tree of *groups*
+ * (objects whose fields merge one by one) and *leaves* (values replaced as a unit, including
+ * leaf objects such as `{light, dark}` colors). Which objects are groups is recorded here, so the
+ * override merge and the PUT/PATCH body schemas are derived from the one tree.
+ */
+
+// Markers are non-enumerable symbol properties: they survive TypeBox's `Optional` (which copies
+// the schema) and never reach JSON Schema output, Ajv or the OpenAPI document.
+const GROUP = Symbol('livery.group');
+/** Groups whose required fields stay required in a PATCH: the value must be complete. */
+const COMPLETE = Symbol('livery.complete');
+
+const mark = (schema: TSchema, marker: symbol) =>
+  Object.defineProperty(schema, marker, { value: true, enumerable: false });
+const groups = { has: (schema: TSchema) => GROUP in schema };
+const completeGroups = { has: (schema: TSchema) => COMPLETE in schema };
+
+export interface GroupOptions {
+  description?: string;
+  /** In PUT/PATCH bodies, the group must still be given whole (e.g. an announcement). */
+  complete?: boolean;
+}
+
+export function Group<P extends TProperties>(
+  properties: P,
+  options: GroupOptions = {},
+): TObject<P> {
+  const schema = Type.Object(properties, {
+    additionalProperties: false,
+    ...(options.description === undefined ? {} : { description: options.description }),
+  });
+  mark(schema, GROUP);
+  if (options.complete) mark(schema, COMPLETE);
+  return schema;
+}
+
+/** A closed object: unknown fields are rejected, never dropped. */
+export function Leaf<P extends TProperties>(properties: P, description?: string): TObject<P> {
+  return Type.Object(properties, {
+    additionalProperties: false,
+    ...(description === undefined ? {} : { description }),
+  });
+}
+
+/** A string enumeration with `type: string`, so a wrong type and a wrong value read differently. */
+export function Enum<const V extends readonly string[]>(values: V, description?: string) {
+  return Type.Unsafe<V[number]>({
+    type: 'string',
+    enum: [...values],
+    ...(description === undefined ? {} : { description }),
+  });
+}
+
+/**
+ * Nested field names of the groups in a schema. `{styling: {sidebar: {}}, header: {}, …}` says
+ * that `styling`, `styling.sidebar` and `header` merge field by field; every other field is a leaf.
+ */
+export interface Shape {
+  readonly [field: string]: Shape;
+}
+
+export function shapeOf(schema: TSchema): Shape {
+  const shape: Record<string, Shape> = {};
+  for (const [key, property] of Object.entries(propertiesOf(schema))) {
+    if (groups.has(property)) shape[key] = shapeOf(property);
+  }
+  return Object.freeze(shape);
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The body schema that sets some fields of a group tree: every field becomes optional and may be
+ * `null` (meaning "reset": back to the default in a PUT, back to the site's value in a PATCH);
+ * groups recurse, leaves stay whole. Fields in `forbidden` are rejected with their description as
+ * the reason. No `default` is introduced anywhere: absent must stay distinguishable from set.
+ */
+export function patchSchemaOf(
+  schema: TSchema,
+  forbidden: Readonly<Record<string, string>> = {},
+): JsonSchema {
+  const complete = completeGroups.has(schema);
+  const required = complete ? ((schema as { required?: string[] }).required ?? []) : [];
+  const properties: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries(propertiesOf(schema))) {
+    const inner = groups.has(property) ? patchSchemaOf(property) : plain(property);
+    properties[key] = required.includes(key) ? inner : nullable(inner);
+  }
+  for (const [key, reason] of Object.entries(forbidden)) {
+    properties[key] = { not: {}, description: reason };
+  }
+  return {
+    type: 'object',
+    ...descriptionOf(schema),
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/** Adds `null` to what a schema accepts, keeping single-type schemas free of `anyOf`. */
+export function nullable(schema: JsonSchema): JsonSchema {
+  const { type } = schema;
+  if (typeof type === 'string' && schema.oneOf === undefined && schema.anyOf === undefined) {
+    const widened: JsonSchema = { ...schema, type: [type, 'null'] };
+    if (Array.isArray(schema.enum)) widened.enum = [...schema.enum, null];
+    return widened;
+  }
+  return { anyOf: [{ type: 'null' }, schema] };
+}
+
+function propertiesOf(schema: TSchema): Record<string, TSchema> {
+  return ((schema as { properties?: Record<string, TSchema> }).properties ?? {}) as Record<
+    string,
+    TSchema
+  >;
+}
+
+function descriptionOf(schema: TSchema): JsonSchema {
+  const { description } = schema as { description?: string };
+  return description === undefined ? {} : { description };
+}
+
+/** A copy as plain JSON Schema (TypeBox keeps its own markers as non-enumerable properties). */
+function plain(schema: TSchema): JsonSchema {
+  return { ...(schema as JsonSchema) };
+}

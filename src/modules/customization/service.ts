@@ -1,0 +1,205 @@
+import { isDeepStrictEqual } from 'node:util';
+import { notFound, preconditionFailed } from '../../errors.js';
+import { ifMatchHolds, type Representation } from '../../http/conditional.js';
+import { now } from '../../ids.js';
+import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from './defaults.js';
+import {
+  effectiveSettings,
+  isEmptyOverride,
+  mergeOverride,
+  type Override,
+  settingsFromInput,
+} from './merge.js';
+import type {
+  CustomizationRepository,
+  SiteCustomizationRecord,
+  VariantCustomizationRecord,
+} from './repository.js';
+import type { Settings, SettingsPatch } from './settings-schema.js';
+
+const DEFAULT_JSON = JSON.stringify(DEFAULT_SETTINGS);
+
+/** How many effective documents are kept serialized (each is a few kilobytes). */
+const CACHE_SIZE = 10_000;
+
+/**
+ * The five customization operations. Every result is a representation: the JSON text, its
+ * strong ETag and its last change. ETags are derived from stored version counters, so a read
+ * needs no hashing, and the serialized effective settings are cached per variant *by ETag*: a
+ * cached text is only used when the database still holds exactly the versions it was made from,
+ * which keeps it correct whichever process wrote last.
+ *
+ * Every write is a read-modify-write unit run serialized inside the group commit: the If-Match
+ * check, the merge and the write see the stored state, so concurrent writers never lose each
+ * other's changes, and exactly one of several writers holding the same ETag succeeds.
+ */
+export class CustomizationService {
+  private readonly cache = new Map<string, Representation>();
+
+  constructor(private readonly repo: CustomizationRepository) {}
+
+  async getSite(organizationId: string, siteId: string): Promise<Representation> {
+    const record = await this.repo.readSite(organizationId, siteId);
+    if (record === undefined) throw notFound('site', siteId);
+    return siteRepresentation(record);
+  }
+
+  /** Full replacement; fields left out or null take their defaults. */
+  async putSite(
+    organizationId: string,
+    siteId: string,
+    input: SettingsPatch,
+    ifMatch: string | undefined,
+  ): Promise<Representation> {
+    const settings = settingsFromInput(input);
+    const json = JSON.stringify(settings);
+    return this.repo.update(async (unit) => {
+      const record = await unit.readSite(organizationId, siteId);
+      if (record === undefined) throw notFound('site', siteId);
+      const current = siteRepresentation(record);
+      if (!ifMatchHolds(ifMatch, current.etag)) throw preconditionFailed(current.etag);
+      // Writing the same settings again changes nothing, not even the ETag.
+      if (record.customizationVersion > 0 && isDeepStrictEqual(parse(current.json), settings)) {
+        return current;
+      }
+      const at = now();
+      await unit.writeSite(record, json, at);
+      return siteRepresentation({
+        ...record,
+        customization: json,
+        customizationVersion: record.customizationVersion + 1,
+        customizationUpdatedAt: at,
+      });
+    });
+  }
+
+  /** The effective settings of a variant: the site's settings with its override applied. */
+  async getVariant(organizationId: string, siteId: string, siteSpaceId: string) {
+    const record = await this.repo.readVariant(organizationId, siteId, siteSpaceId);
+    if (record === undefined) {
+      return this.missingVariant(
+        await this.repo.readSite(organizationId, siteId),
+        siteId,
+        siteSpaceId,
+      );
+    }
+    return this.variantRepresentation(record);
+  }
+
+  /** Merges the body into the stored override; returns the new effective settings. */
+  async patchVariant(
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+    patch: SettingsPatch,
+    ifMatch: string | undefined,
+  ): Promise<Representation> {
+    return this.repo.update(async (unit) => {
+      const record = await unit.readVariant(organizationId, siteId, siteSpaceId);
+      if (record === undefined) {
+        return this.missingVariant(
+          await unit.readSite(organizationId, siteId),
+          siteId,
+          siteSpaceId,
+        );
+      }
+      const current = this.variantRepresentation(record);
+      if (!ifMatchHolds(ifMatch, current.etag)) throw preconditionFailed(current.etag);
+      const stored = parseOverride(record.override);
+      const next = mergeOverride(stored, patch);
+      if (isDeepStrictEqual(next, stored)) return current;
+      const json = isEmptyOverride(next) ? null : JSON.stringify(next);
+      const at = now();
+      await unit.writeOverride(record, json, at);
+      return this.variantRepresentation({
+        ...record,
+        override: json,
+        overrideVersion: record.overrideVersion + 1,
+        overrideUpdatedAt: at,
+      });
+    });
+  }
+
+  /** Removes the override; says whether there was one. */
+  async deleteOverride(
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+    ifMatch: string | undefined,
+  ): Promise<{ existed: boolean }> {
+    return this.repo.update(async (unit) => {
+      const record = await unit.readVariant(organizationId, siteId, siteSpaceId);
+      if (record === undefined) {
+        return this.missingVariant(
+          await unit.readSite(organizationId, siteId),
+          siteId,
+          siteSpaceId,
+        );
+      }
+      if (ifMatch !== undefined) {
+        const { etag } = this.variantRepresentation(record);
+        if (!ifMatchHolds(ifMatch, etag)) throw preconditionFailed(etag);
+      }
+      if (record.override === null) return { existed: false };
+      await unit.writeOverride(record, null, now());
+      return { existed: true };
+    });
+  }
+
+  /** Which of the two is missing: the site, or the site-space in it. */
+  private missingVariant(site: unknown, siteId: string, siteSpaceId: string): never {
+    if (site === undefined) throw notFound('site', siteId);
+    throw notFound('site-space', siteSpaceId);
+  }
+
+  private variantRepresentation(record: VariantCustomizationRecord): Representation {
+    const etag = `"c${DEFAULTS_REVISION}.${record.customizationVersion}.${record.overrideVersion}"`;
+    const cached = this.cache.get(record.siteSpaceId);
+    if (cached?.etag === etag) return cached;
+
+    const site = siteRepresentation(record);
+    const json =
+      record.override === null
+        ? site.json
+        : JSON.stringify(effectiveSettings(parse(site.json), parseOverride(record.override)));
+    const representation: Representation = {
+      json,
+      etag,
+      lastModified: latest(
+        record.customizationUpdatedAt ?? record.siteCreatedAt,
+        record.overrideUpdatedAt ?? record.siteSpaceCreatedAt,
+      ),
+    };
+    this.remember(record.siteSpaceId, representation);
+    return representation;
+  }
+
+  private remember(key: string, representation: Representation): void {
+    this.cache.delete(key);
+    if (this.cache.size >= CACHE_SIZE) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(key, representation);
+  }
+}
+
+function siteRepresentation(record: SiteCustomizationRecord): Representation {
+  return {
+    json: record.customization ?? DEFAULT_JSON,
+    etag: `"c${DEFAULTS_REVISION}.${record.customizationVersion}"`,
+    lastModified: record.customizationUpdatedAt ?? record.siteCreatedAt,
+  };
+}
+
+function parse(json: string): Settings {
+  return JSON.parse(json) as Settings;
+}
+
+function parseOverride(json: string | null): Override {
+  return json === null ? {} : (JSON.parse(json) as Override);
+}
+
+function latest(a: string, b: string): string {
+  return a > b ? a : b;
+}

@@ -1,0 +1,155 @@
+import type { Db } from '../../db/database.js';
+import { prepareCached } from '../../db/prepared.js';
+import type { ApiTokenRow, OrganizationRow, UserRow } from '../../db/schema.js';
+import { afterCursor, type PageRequest } from '../../http/pagination.js';
+
+export interface ActiveToken {
+  id: string;
+  userId: string;
+  hash: string;
+  /** The user's role in the organization asked about, if they are a member. */
+  role: string | undefined;
+}
+
+/** Users, organizations, memberships and API tokens. */
+export class IdentityRepository {
+  // Run on every request: prepared once, cached while the database is unchanged (db/prepared.ts).
+  private readonly activeToken;
+  private readonly activeTokenWithRole;
+
+  constructor(private readonly db: Db) {
+    this.activeToken = prepareCached(db, (hash: string) =>
+      db
+        .selectFrom('api_tokens')
+        .select(['id', 'user_id', 'token_hash'])
+        .where('token_hash', '=', hash)
+        .where('revoked_at', 'is', null),
+    );
+    this.activeTokenWithRole = prepareCached(db, (hash: string, organizationId: string) =>
+      db
+        .selectFrom('api_tokens as t')
+        .leftJoin('memberships as m', (join) =>
+          join.onRef('m.user_id', '=', 't.user_id').on('m.organization_id', '=', organizationId),
+        )
+        .select(['t.id', 't.user_id', 't.token_hash', 'm.role'])
+        .where('t.token_hash', '=', hash)
+        .where('t.revoked_at', 'is', null),
+    );
+  }
+
+  /** The active token with that hash and, when an organization is named, the user's role in it. */
+  async findActiveToken(hash: string, organizationId?: string): Promise<ActiveToken | undefined> {
+    const [row] =
+      organizationId === undefined
+        ? (await this.activeToken(hash)).map((r) => ({ ...r, role: null }))
+        : await this.activeTokenWithRole(hash, organizationId);
+    return (
+      row && { id: row.id, userId: row.user_id, hash: row.token_hash, role: row.role ?? undefined }
+    );
+  }
+
+  async findUser(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async memberRole(userId: string, organizationId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  async findOrganization(id: string): Promise<OrganizationRow | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** One page of the user's organizations, with their role, in creation order. */
+  async listOrganizations(userId: string, { cursor, limit }: PageRequest) {
+    let query = this.db
+      .selectFrom('organizations as o')
+      .innerJoin('memberships as m', 'm.organization_id', 'o.id')
+      .selectAll('o')
+      .select('m.role')
+      .where('m.user_id', '=', userId);
+    if (cursor) query = query.where(afterCursor('o', cursor));
+    const rows = await query
+      .orderBy('o.created_at')
+      .orderBy('o.id')
+      .limit(limit + 1)
+      .execute();
+    const { count } = await this.db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { rows, count: Number(count) };
+  }
+
+  async countOrganizations(): Promise<number> {
+    const { count } = await this.db
+      .selectFrom('organizations')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  /** Creates an organization, its owner (an admin) and the owner's first token, atomically. */
+  async createOrganizationWithOwner(input: {
+    organization: OrganizationRow;
+    owner: UserRow;
+    token: ApiTokenRow;
+  }): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('organizations').values(input.organization).execute();
+      await trx.insertInto('users').values(input.owner).execute();
+      await trx
+        .insertInto('memberships')
+        .values({
+          organization_id: input.organization.id,
+          user_id: input.owner.id,
+          role: 'admin',
+          joined_at: input.organization.created_at,
+        })
+        .execute();
+      await trx.insertInto('api_tokens').values(input.token).execute();
+    });
+  }
+
+  async insertToken(token: ApiTokenRow): Promise<void> {
+    await this.db.insertInto('api_tokens').values(token).execute();
+  }
+
+  /** Returns false when no active token has that id. */
+  async revokeToken(id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async listTokens(userId: string | undefined) {
+    let query = this.db
+      .selectFrom('api_tokens')
+      .select(['id', 'user_id', 'label', 'created_at', 'revoked_at'])
+      .orderBy('created_at');
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    return query.execute();
+  }
+
+  async listOrganizationsWithOwners() {
+    return this.db
+      .selectFrom('organizations as o')
+      .leftJoin('memberships as m', (join) =>
+        join.onRef('m.organization_id', '=', 'o.id').on('m.role', '=', 'admin'),
+      )
+      .select(['o.id', 'o.title', 'o.created_at', 'm.user_id'])
+      .orderBy('o.created_at')
+      .execute();
+  }
+}

@@ -1,0 +1,183 @@
+import type { OrganizationRow, UserRow } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
+import { newId, now } from '../../ids.js';
+import type { Urls } from '../../urls.js';
+import type { IdentityRepository } from './repository.js';
+import type { Organization, User } from './schemas.js';
+import { generateToken, hashToken, sameHash } from './tokens.js';
+
+/** Who is calling: the user behind a valid API token. */
+export interface Principal {
+  userId: string;
+  tokenId: string;
+}
+
+export interface CreatedOrganization {
+  organization: Organization;
+  user: User;
+  tokenId: string;
+  /** The new token in clear; never stored, shown once. */
+  token: string;
+}
+
+export class IdentityService {
+  constructor(
+    private readonly repo: IdentityRepository,
+    private readonly urls: Urls,
+  ) {}
+
+  /**
+   * The principal of a presented token (undefined if it is unknown or revoked) and, when an
+   * organization is named, the principal's role in it (undefined for a non-member). One query.
+   */
+  async authenticate(
+    token: string,
+    organizationId?: string,
+  ): Promise<{ principal: Principal; role: string | undefined } | undefined> {
+    const hash = hashToken(token);
+    const found = await this.repo.findActiveToken(hash, organizationId);
+    // The lookup is by hash already; the constant-time check keeps the comparison itself from
+    // ever depending on how much of a guess was right.
+    if (found === undefined || !sameHash(found.hash, hash)) return undefined;
+    return { principal: { userId: found.userId, tokenId: found.id }, role: found.role };
+  }
+
+  /**
+   * The caller's role in an organization. Non-members get the same 404 as for an organization
+   * that does not exist, so ids of other organizations are never confirmed.
+   */
+  async requireMember(userId: string, organizationId: string): Promise<string> {
+    const role = await this.repo.memberRole(userId, organizationId);
+    if (role === undefined) throw notFound('organization', organizationId);
+    return role;
+  }
+
+  async currentUser(userId: string): Promise<User> {
+    const row = await this.repo.findUser(userId);
+    if (row === undefined) throw notFound('user', userId);
+    return this.toUser(row);
+  }
+
+  async listOrganizations(userId: string, page: PageRequest): Promise<Page<Organization>> {
+    const { rows, count } = await this.repo.listOrganizations(userId, page);
+    return toPage(rows, page.limit, count, (row) => this.toOrganization(row, row.role));
+  }
+
+  async getOrganization(organizationId: string, role: string): Promise<Organization> {
+    const row = await this.repo.findOrganization(organizationId);
+    if (row === undefined) throw notFound('organization', organizationId);
+    return this.toOrganization(row, role);
+  }
+
+  /**
+   * A new organization with a new owner user (role admin) and an API token for that user.
+   * `token` makes a chosen value the token (the bootstrap's LIVERY_BOOTSTRAP_TOKEN).
+   */
+  async createOrganizationWithOwner(input: {
+    title: string;
+    ownerName: string;
+    token?: string | undefined;
+  }): Promise<CreatedOrganization> {
+    const at = now();
+    const organization: OrganizationRow = { id: newId(), title: input.title, created_at: at };
+    const owner: UserRow = {
+      id: newId(),
+      display_name: input.ownerName,
+      email: null,
+      created_at: at,
+    };
+    const token = input.token ?? generateToken();
+    const tokenId = newId('tok_');
+    await this.repo.createOrganizationWithOwner({
+      organization,
+      owner,
+      token: {
+        id: tokenId,
+        user_id: owner.id,
+        token_hash: hashToken(token),
+        label: 'owner',
+        created_at: at,
+        revoked_at: null,
+      },
+    });
+    return {
+      organization: this.toOrganization(organization, 'admin'),
+      user: this.toUser(owner),
+      tokenId,
+      token,
+    };
+  }
+
+  async createToken(userId: string, label?: string): Promise<{ id: string; token: string }> {
+    if ((await this.repo.findUser(userId)) === undefined) throw notFound('user', userId);
+    const token = generateToken();
+    const id = newId('tok_');
+    await this.repo.insertToken({
+      id,
+      user_id: userId,
+      token_hash: hashToken(token),
+      label: label ?? null,
+      created_at: now(),
+      revoked_at: null,
+    });
+    return { id, token };
+  }
+
+  /** Revocation is immediate: tokens are checked against the database on every request. */
+  async revokeToken(tokenId: string): Promise<boolean> {
+    return this.repo.revokeToken(tokenId, now());
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.repo.countOrganizations()) === 0;
+  }
+
+  listTokens(userId?: string) {
+    return this.repo.listTokens(userId);
+  }
+
+  listOrganizationsWithOwners() {
+    return this.repo.listOrganizationsWithOwners();
+  }
+
+  private toUser(row: UserRow): User {
+    return {
+      object: 'user',
+      id: row.id,
+      displayName: row.display_name,
+      ...(row.email === null ? {} : { email: row.email }),
+      urls: { location: this.urls.user(row.id) },
+    };
+  }
+
+  private toOrganization(row: OrganizationRow, role: string): Organization {
+    const admin = role === 'admin';
+    const creates = admin || role === 'create';
+    return {
+      object: 'organization',
+      id: row.id,
+      title: row.title,
+      createdAt: row.created_at,
+      plan: 'free',
+      type: 'business',
+      inviteLinks: true,
+      emailDomains: [],
+      trial: { status: 'notapplicable' },
+      // Livery has no separate web application: the app URL is the API resource itself.
+      urls: { location: this.urls.organization(row.id), app: this.urls.organization(row.id) },
+      permissions: {
+        view: true,
+        admin,
+        ownTeam: false,
+        createContent: creates,
+        createOpenAPISpec: creates,
+        ingestConversations: admin,
+        viewBilling: admin,
+        listMembers: true,
+        listTeams: true,
+        listIntegrations: admin,
+      },
+    };
+  }
+}

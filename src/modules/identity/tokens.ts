@@ -1,0 +1,18 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** `gb_` + 32 random bytes (256 bits) in base64url: GitBook-looking, URL- and header-safe. */
+export function generateToken(): string {
+  return `gb_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Tokens are stored only as this hash; a leaked database does not leak usable tokens. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes (compared as text: no decoding needed). */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'latin1');
+  const right = Buffer.from(b, 'latin1');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

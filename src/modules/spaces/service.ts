@@ -1,0 +1,81 @@
+import type { SpaceRow } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { newId, now } from '../../ids.js';
+import type { Urls } from '../../urls.js';
+import { atLeast } from '../identity/roles.js';
+import type { IdentityService } from '../identity/service.js';
+import type { SpacesRepository } from './repository.js';
+import type { CreateSpace, Space } from './schemas.js';
+
+export class SpacesService {
+  constructor(
+    private readonly repo: SpacesRepository,
+    private readonly identity: IdentityService,
+    private readonly urls: Urls,
+  ) {}
+
+  async create(organizationId: string, role: string, input: CreateSpace): Promise<Space> {
+    const at = now();
+    const row: SpaceRow = {
+      id: newId(),
+      organization_id: organizationId,
+      title: input.title ?? 'Untitled',
+      emoji: input.emoji ?? '',
+      visibility: 'private',
+      edit_mode: input.editMode ?? 'live',
+      // Every space starts with an (empty) revision; content history arrives with pages.
+      revision_id: newId(),
+      created_at: at,
+      updated_at: at,
+    };
+    await this.repo.insert(row);
+    return this.present(row, role);
+  }
+
+  /** A space the user may see: one of an organization they are a member of (else 404). */
+  async get(userId: string, spaceId: string): Promise<Space> {
+    const row = await this.repo.find(spaceId);
+    if (row === undefined) throw notFound('space', spaceId);
+    const role = await this.identity.requireMember(userId, row.organization_id).catch(() => {
+      throw notFound('space', spaceId);
+    });
+    return this.present(row, role);
+  }
+
+  findInOrganization(spaceId: string, organizationId: string) {
+    return this.repo.findInOrganization(spaceId, organizationId);
+  }
+
+  present(row: SpaceRow, role: string): Space {
+    const location = this.urls.space(row.id);
+    return {
+      object: 'space',
+      id: row.id,
+      title: row.title,
+      emoji: row.emoji,
+      visibility: row.visibility,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      editMode: row.edit_mode,
+      urls: { location, app: location },
+      organization: row.organization_id,
+      revision: row.revision_id,
+      defaultLevel: 'inherit',
+      comments: 0,
+      changeRequests: 0,
+      changeRequestsOpen: 0,
+      changeRequestsDraft: 0,
+      permissions: {
+        view: true,
+        access: true,
+        admin: atLeast(role, 'admin'),
+        viewInviteLinks: atLeast(role, 'admin'),
+        edit: atLeast(role, 'edit'),
+        triggerGitSync: atLeast(role, 'edit'),
+        comment: atLeast(role, 'comment'),
+        merge: atLeast(role, 'review'),
+        review: atLeast(role, 'review'),
+      },
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { buildApp, buildServices } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Db, openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  services: ReturnType<typeof buildServices>;
+  /** The owner of `orgId` (role admin) and their token. */
+  token: string;
+  userId: string;
+  orgId: string;
+  /** Sends a request with the owner's token unless `headers.authorization` says otherwise. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real app on a real, fresh SQLite file (WAL, migrations applied) with one organization and its
+ * owner. Each call gets its own file, so tests never share state.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  logStream?: DestinationStream,
+): Promise<TestContext> {
+  const dir = mkdtempSync(join(tmpdir(), 'livery-test-'));
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'livery.db')}`,
+    LOG_LEVEL: 'silent',
+    BASE_URL: 'http://livery.test',
+    ...env,
+  });
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const services = buildServices({ config, db });
+  const owner = await services.identity.createOrganizationWithOwner({
+    title: 'Test organization',
+    ownerName: 'Owner',
+  });
+  const app = await buildApp({ config, db, ...(logStream === undefined ? {} : { logStream }) });
+  await app.ready();
+  const token = owner.token;
+  return {
+    app,
+    db,
+    config,
+    services,
+    token,
+    userId: owner.user.id,
+    orgId: owner.organization.id,
+    request: (options) =>
+      app.inject({
+        ...options,
+        headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) },
+      }),
+    close: async () => {
+      await app.close();
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SiteFixture {
+  siteId: string;
+  /** Site-space ids, the default (first) one first. */
+  siteSpaceIds: string[];
+  spaceIds: string[];
+  base: string;
+}
+
+/** A site with `variants` site-spaces, through the API. */
+export async function createSite(t: TestContext, variants = 2): Promise<SiteFixture> {
+  const spaceIds: string[] = [];
+  for (let i = 0; i < variants; i++) {
+    const space = await t.request({
+      method: 'POST',
+      url: `/v1/orgs/${t.orgId}/spaces`,
+      payload: { title: `Variant ${i}` },
+    });
+    spaceIds.push(expectStatus(space, 201).id as string);
+  }
+  const site = await t.request({
+    method: 'POST',
+    url: `/v1/orgs/${t.orgId}/sites`,
+    payload: { title: 'Docs', spaces: spaceIds },
+  });
+  const siteId = expectStatus(site, 201).id as string;
+  const list = await t.request({
+    method: 'GET',
+    url: `/v1/orgs/${t.orgId}/sites/${siteId}/site-spaces`,
+  });
+  const siteSpaceIds = (expectStatus(list, 200).items as { id: string }[]).map((s) => s.id);
+  return { siteId, siteSpaceIds, spaceIds, base: `/v1/orgs/${t.orgId}/sites/${siteId}` };
+}
+
+/** Asserts the status (showing the body when it differs) and returns the parsed JSON body. */
+export function expectStatus(
+  response: LightMyRequestResponse,
+  status: number,
+): Record<string, unknown> {
+  if (response.statusCode !== status) {
+    throw new Error(`Expected HTTP ${status}, got ${response.statusCode}: ${response.body}`);
+  }
+  return response.body === '' ? {} : (response.json() as Record<string, unknown>);
+}
+
+/** Asserts a GitBook error envelope with that status; returns its message. */
+export function expectError(response: LightMyRequestResponse, status: number): string {
+  const body = expectStatus(response, status) as { error?: { code?: unknown; message?: unknown } };
+  if (body.error?.code !== status || typeof body.error.message !== 'string') {
+    throw new Error(`Not an error envelope for ${status}: ${response.body}`);
+  }
+  return body.error.message;
+}
