@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import autocannon from 'autocannon';
  * `npm run bench`: in one run, on loopback, in rounds that alternate the targets so that machine
  * noise hits them alike:
  *   ceiling  a bare node:http server answering a precomputed body of the same size;
+ *   fastify  Fastify answering the same body with Livery's logging (the framework's share);
  *   GET      Livery's effective site-space customization (auth + database read in the path);
  *   PATCH    Livery's override PATCH, each request a real, durable write (synchronous=FULL).
  * Prints req/s, p50 and p99 per target (median over rounds) and the ratio to the ceiling.
@@ -34,32 +36,30 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'livery-bench-'));
   const children: ChildProcess[] = [];
   try {
-    const livery = await start(
+    const livery = await freePort();
+    await start(
       children,
       ['--import', 'tsx', 'src/server.ts'],
       {
-        PORT: '0',
+        PORT: String(livery),
         DATABASE_URL: `sqlite:${join(dir, 'livery.db')}`,
         LIVERY_BOOTSTRAP_TOKEN: TOKEN,
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       },
-      /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
+      async () =>
+        (await fetch(`http://127.0.0.1:${livery}/healthz`).catch(() => undefined))?.ok === true,
       join(dir, 'livery.log'),
     );
     const { getUrl, patchUrl, body } = await seed(`http://127.0.0.1:${livery}`);
     const bodyFile = join(dir, 'body.json');
     writeFileSync(bodyFile, body);
-    const ceiling = await start(
-      children,
-      ['--import', 'tsx', 'bench/ceiling.ts', bodyFile],
-      {},
-      /listening (\d+)/,
-      join(dir, 'ceiling.log'),
-    );
+    const ceiling = await startListening(children, 'bench/ceiling.ts', bodyFile, dir);
+    const fastify = await startListening(children, 'bench/fastify-reference.ts', bodyFile, dir);
 
     const headers = { authorization: `Bearer ${TOKEN}` };
     const targets: Record<string, autocannon.Options> = {
       ceiling: { url: `http://127.0.0.1:${ceiling}/` },
+      fastify: { url: `http://127.0.0.1:${fastify}${new URL(getUrl).pathname}` },
       GET: { url: getUrl, headers },
       PATCH: {
         url: patchUrl,
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         `${body.length}-byte body, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}\n`,
     );
     await measure(targets.GET as autocannon.Options, 2); // warm-up: JIT, caches, statement cache
-    const results: Record<string, Measure[]> = { ceiling: [], GET: [], PATCH: [] };
+    const results: Record<string, Measure[]> = { ceiling: [], fastify: [], GET: [], PATCH: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, options] of Object.entries(targets)) {
         const m = await measure(options, DURATION);
@@ -132,19 +132,46 @@ function report(results: Record<string, Measure[]>): void {
   }
 }
 
+/** Starts a bench server script that prints `listening <port>`; resolves with the port. */
+async function startListening(
+  children: ChildProcess[],
+  script: string,
+  bodyFile: string,
+  dir: string,
+): Promise<number> {
+  const log = join(dir, `${script.replace(/\W/g, '-')}.log`);
+  const port = () => /listening (\d+)/.exec(readFileSync(log, 'utf8'))?.[1];
+  await start(
+    children,
+    ['--import', 'tsx', script, bodyFile],
+    {},
+    async () => port() !== undefined,
+    log,
+  );
+  return Number(port());
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Starts a process with its output in a log file; resolves with the port it prints. */
+/** Starts a process with its output in a log file; resolves once `ready` says so. */
 async function start(
   children: ChildProcess[],
   args: string[],
   env: Record<string, string>,
-  ready: RegExp,
+  ready: () => Promise<boolean>,
   logFile: string,
-): Promise<number> {
+): Promise<void> {
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -153,8 +180,7 @@ async function start(
   });
   children.push(child);
   for (let waited = 0; waited < 30_000; waited += 100) {
-    const match = ready.exec(readFileSync(logFile, 'utf8'));
-    if (match?.[1] !== undefined) return Number(match[1]);
+    if (await ready()) return;
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -35,16 +35,20 @@ export class LiverySqliteDialect extends SqliteDialect {
    * statements covers the rest. Equal generations mean equal contents, so a read cached under a
    * generation stays valid while it is unchanged (see db/prepared.ts).
    *
-   * `data_version` is read once per callback: the value is kept until the tick queue drains,
-   * i.e. for the promise chain of the request being handled, which arrived after any commit it
-   * could depend on. Own writes are counted live.
+   * `data_version` is read once per I/O callback: the value is kept until that callback's promise
+   * chain has run, i.e. for the requests whose bytes it delivered, which arrived after any commit
+   * they could depend on. Own writes are counted live.
    */
   generation(): string {
     if (this.dataVersionNow === undefined) {
       this.dataVersionNow = this.dataVersion.get() as number;
-      process.nextTick(() => {
-        this.dataVersionNow = undefined;
-      });
+      // Node runs the tick queue before the promise continuations of the current callback; a
+      // tick scheduled from a microtask runs after all of them, at the end of this callback.
+      queueMicrotask(() =>
+        process.nextTick(() => {
+          this.dataVersionNow = undefined;
+        }),
+      );
     }
     return `${this.dataVersionNow}.${this.writes.count}`;
   }

@@ -30,21 +30,31 @@ export interface Representation {
   lastModified: string;
 }
 
-// Representations are cached and sent many times; their HTTP date is computed once.
-const httpDates = new WeakMap<Representation, string>();
+// Representations are cached and sent many times: their HTTP date and their UTF-8 bytes are
+// computed once, not on every response.
+const encoded = new WeakMap<Representation, { lastModified: string; body: Buffer }>();
 
-export function setValidators(reply: FastifyReply, representation: Representation): FastifyReply {
-  let lastModified = httpDates.get(representation);
-  if (lastModified === undefined) {
-    lastModified = new Date(representation.lastModified).toUTCString();
-    httpDates.set(representation, lastModified);
+function encodingOf(representation: Representation) {
+  let found = encoded.get(representation);
+  if (found === undefined) {
+    found = {
+      lastModified: new Date(representation.lastModified).toUTCString(),
+      body: Buffer.from(representation.json, 'utf8'),
+    };
+    encoded.set(representation, found);
   }
-  return reply.header('etag', representation.etag).header('last-modified', lastModified);
+  return found;
 }
 
-/** Sends a JSON text that is already serialized (and cached) as is. */
+export function setValidators(reply: FastifyReply, representation: Representation): FastifyReply {
+  return reply
+    .header('etag', representation.etag)
+    .header('last-modified', encodingOf(representation).lastModified);
+}
+
+/** Sends a JSON document that is already serialized (and cached) as is. */
 export function sendRepresentation(reply: FastifyReply, representation: Representation) {
   return setValidators(reply, representation)
     .type('application/json; charset=utf-8')
-    .send(representation.json);
+    .send(encodingOf(representation).body);
 }

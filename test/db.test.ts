@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { type Db, openDatabase } from '../src/db/database.js';
+import { groupCommitOf } from '../src/db/group-commit.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { prepareCached } from '../src/db/prepared.js';
+import {
+  createSite,
+  createTestApp,
+  expectError,
+  expectStatus,
+  type TestContext,
+} from './helpers/app.js';
+
+/** A second, independent connection to the same file: what another process (the CLI) is. */
+function otherConnection(filename: string): Db {
+  return openDatabase(loadConfig({ DATABASE_URL: `sqlite:${filename}` }).database);
+}
+
+describe('cached reads (prepareCached) never answer older data than the database holds', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'livery-db-'));
+  const filename = join(dir, 'cache.db');
+  let db: Db;
+  let other: Db;
+  before(async () => {
+    db = otherConnection(filename);
+    await migrateToLatest(db);
+    other = otherConnection(filename);
+    await db
+      .insertInto('organizations')
+      .values({ id: 'o1', title: 'First', created_at: '2026-01-01T00:00:00.000Z' })
+      .execute();
+  });
+  after(async () => {
+    await db.destroy();
+    await other.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a commit by another connection is seen by the next read', async () => {
+    let executions = 0;
+    const title = prepareCached(db, (id: string) => {
+      executions += 1;
+      return db.selectFrom('organizations').select('title').where('id', '=', id);
+    });
+    // Each read runs in its own macrotask, as requests do.
+    const read = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return (await title('o1'))[0]?.title;
+    };
+    assert.equal(await read(), 'First');
+    assert.equal(await read(), 'First');
+    await other
+      .updateTable('organizations')
+      .set({ title: 'Second' })
+      .where('id', '=', 'o1')
+      .execute();
+    assert.equal(await read(), 'Second', 'another connection committed');
+    await db.updateTable('organizations').set({ title: 'Third' }).where('id', '=', 'o1').execute();
+    assert.equal(await read(), 'Third', 'this connection wrote');
+    assert.equal(executions, 1, 'built and compiled once');
+  });
+});
+
+describe('group commit', () => {
+  let t: TestContext;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => t.close());
+
+  test('units submitted together commit together; a failing unit is undone alone', async () => {
+    const commit = groupCommitOf(t.db);
+    const insert = (id: string) =>
+      commit.run(async (tx) => {
+        await tx
+          .insertInto('organizations')
+          .values({ id, title: id, created_at: '2026-01-01T00:00:00.000Z' })
+          .execute();
+        return id;
+      });
+    const failing = commit.run(async (tx) => {
+      await tx
+        .insertInto('organizations')
+        .values({ id: 'half-done', title: 'x', created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
+      throw new Error('this unit fails after writing');
+    });
+    const results = await Promise.allSettled([insert('g1'), failing, insert('g2')]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    const ids = await t.db
+      .selectFrom('organizations')
+      .select('id')
+      .where('id', 'in', ['g1', 'g2', 'half-done'])
+      .execute();
+    assert.deepEqual(ids.map((r) => r.id).sort(), ['g1', 'g2']);
+    const { n } = await sql<{
+      n: number;
+    }>`select count(*) as n from organizations where id = 'half-done'`
+      .execute(t.db)
+      .then((r) => r.rows[0] ?? { n: -1 });
+    assert.equal(n, 0);
+  });
+});
+
+describe('another process changes the database while the server runs', () => {
+  let t: TestContext;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => t.close());
+
+  test('a token revoked by another process (the CLI) stops working at once', async () => {
+    const { id, token } = await t.services.identity.createToken(t.userId);
+    const headers = { authorization: `Bearer ${token}` };
+    expectStatus(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 200);
+    expectStatus(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 200);
+    const cli = otherConnection(t.config.database.filename);
+    try {
+      await cli
+        .updateTable('api_tokens')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .execute();
+    } finally {
+      await cli.destroy();
+    }
+    expectError(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 401);
+  });
+
+  test('customization written by another process is what the next GET answers', async () => {
+    const site = await createSite(t, 1);
+    const url = `${site.base}/site-spaces/${site.siteSpaceIds[0]}/customization`;
+    const before = expectStatus(await t.request({ method: 'GET', url }), 200);
+    assert.equal(before.title, undefined);
+    const other = otherConnection(t.config.database.filename);
+    try {
+      await other
+        .updateTable('site_spaces')
+        .set({ override: JSON.stringify({ title: 'Written elsewhere' }), override_version: 1 })
+        .where('id', '=', site.siteSpaceIds[0] ?? '')
+        .execute();
+    } finally {
+      await other.destroy();
+    }
+    const afterwards = await t.request({ method: 'GET', url });
+    assert.equal(expectStatus(afterwards, 200).title, 'Written elsewhere');
+  });
+});
