@@ -23,6 +23,18 @@ const urlLink = (title: string) => ({
   links: [],
 });
 
+/** A site with `variants` site-spaces whose own settings carry the title "Site title". */
+async function siteTitled(t: TestContext, variants: number): Promise<SiteFixture> {
+  const site = await createSite(t, variants);
+  const put = await t.request({
+    method: 'PUT',
+    url: `${site.base}/customization`,
+    payload: { title: 'Site title' },
+  });
+  expectStatus(put, 200);
+  return site;
+}
+
 const variantUrl = (site: SiteFixture, index = 0) =>
   `${site.base}/site-spaces/${site.siteSpaceIds[index]}/customization`;
 
@@ -129,12 +141,7 @@ describe('PUT /v1/orgs/{organizationId}/sites/{siteId}/customization', () => {
 
 describe('site-space customization (effective settings, override PATCH, DELETE)', () => {
   test('GET with no override answers the site settings, deprecated', async () => {
-    const site = await createSite(t, 2);
-    await t.request({
-      method: 'PUT',
-      url: `${site.base}/customization`,
-      payload: { title: 'Site title' },
-    });
+    const site = await siteTitled(t, 2);
     const res = await t.request({ method: 'GET', url: variantUrl(site) });
     assert.deepEqual(expectStatus(res, 200), { ...DEFAULT_SETTINGS, title: 'Site title' });
     assert.equal(res.headers.deprecation, '@1753833600');
@@ -143,12 +150,7 @@ describe('site-space customization (effective settings, override PATCH, DELETE)'
   });
 
   test('PATCH answers the new effective settings; only that variant changes', async () => {
-    const site = await createSite(t, 2);
-    await t.request({
-      method: 'PUT',
-      url: `${site.base}/customization`,
-      payload: { title: 'Site title' },
-    });
+    const site = await siteTitled(t, 2);
     const patch = await t.request({
       method: 'PATCH',
       url: variantUrl(site, 0),
@@ -179,12 +181,7 @@ describe('site-space customization (effective settings, override PATCH, DELETE)'
   });
 
   test('title null hides the site title; DELETE brings it back (205, then 204)', async () => {
-    const site = await createSite(t, 1);
-    await t.request({
-      method: 'PUT',
-      url: `${site.base}/customization`,
-      payload: { title: 'Site title' },
-    });
+    const site = await siteTitled(t, 1);
     const patch = await t.request({
       method: 'PATCH',
       url: variantUrl(site),

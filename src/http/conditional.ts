@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { always, type Precondition, type Representation } from '../versioned.js';
 
 /**
  * RFC 9110 conditional requests over strong ETags.
@@ -18,16 +19,11 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   return tags(header).some((tag) => tag === '*' || tag.replace(/^W\//, '') === etag);
 }
 
-export function ifMatchHolds(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return true;
-  return tags(header).some((tag) => tag === '*' || tag === etag);
-}
-
-export interface Representation {
-  json: string;
-  etag: string;
-  /** ISO-8601 time of the last change. */
-  lastModified: string;
+/** The precondition an `If-Match` header sets (none when it is absent). */
+export function ifMatch(header: string | undefined): Precondition {
+  if (header === undefined) return always;
+  const accepted = tags(header);
+  return (etag) => accepted.some((tag) => tag === '*' || tag === etag);
 }
 
 // Representations are cached and sent many times: their HTTP date and their UTF-8 bytes are

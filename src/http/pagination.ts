@@ -23,7 +23,7 @@ export interface Cursor {
   id: string;
 }
 
-export function encodeCursor(cursor: Cursor): string {
+function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.key, cursor.id])).toString('base64url');
 }
 

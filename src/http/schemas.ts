@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 
 /** GitBook's error body, used by every error response of every route. */
-export const ErrorSchema = Type.Object(
+const ErrorSchema = Type.Object(
   {
     error: Type.Object({
       code: Type.Integer({ description: 'The HTTP status code' }),

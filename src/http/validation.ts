@@ -24,7 +24,7 @@ export function createBodyAjv(): Ajv {
   );
 }
 
-export function createParamsAjv(): Ajv {
+function createParamsAjv(): Ajv {
   return withFormats(
     new Ajv({ ...common, coerceTypes: 'array', useDefaults: true, removeAdditional: false }),
   );
@@ -44,7 +44,7 @@ const EMOJI =
   /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3))(?:\p{Extended_Pictographic}|\p{Emoji_Component})+$/u;
 const CODEPOINTS = /^[0-9a-fA-F]{4,6}(?:-[0-9a-fA-F]{4,6})*$/;
 
-export const isEmoji = (value: string) => EMOJI.test(value) || CODEPOINTS.test(value);
+const isEmoji = (value: string) => EMOJI.test(value) || CODEPOINTS.test(value);
 
 function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);

@@ -33,8 +33,6 @@ const kinds = [
 type Kinds = (typeof kinds)[number];
 export type ContentRef = Kinds extends infer K ? (K extends TObject ? Static<K> : never) : never;
 
-export const CONTENT_REF_KINDS = kinds.map((k) => (k.properties.kind as { const: string }).const);
-
 /**
  * GitBook's `ContentRef`: a link target, one object shape per `kind`. The OpenAPI discriminator
  * lets the validator check only the branch that `kind` names, so an error names the real problem

@@ -1,9 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ifNoneMatchHits, sendRepresentation, setValidators } from '../../http/conditional.js';
+import {
+  ifMatch,
+  ifNoneMatchHits,
+  sendRepresentation,
+  setValidators,
+} from '../../http/conditional.js';
 import { markDeprecated } from '../../http/deprecation.js';
 import { NoContent, responses, SiteParams, SiteSpaceParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
+import type { Representation } from '../../versioned.js';
 import type { CustomizationService } from './service.js';
 import { OverridePatchSchema, SettingsInputSchema, SettingsSchema } from './settings-schema.js';
 
@@ -35,6 +42,19 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
   customization: CustomizationService;
   urls: Urls;
 }> = async (app, { customization, urls }) => {
+  /** Both reads are deprecated and answer 304 to a matching If-None-Match. */
+  const sendRead = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    representation: Representation,
+  ) => {
+    markDeprecated(reply, urls.deprecations());
+    if (ifNoneMatchHits(request.headers['if-none-match'], representation.etag)) {
+      return setValidators(reply, representation).code(304).send();
+    }
+    return sendRepresentation(reply, representation);
+  };
+
   const site = '/orgs/:organizationId/sites/:siteId/customization';
   const variant = '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization';
 
@@ -55,12 +75,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { organizationId, siteId } = request.params;
-      const representation = await customization.getSite(organizationId, siteId);
-      markDeprecated(reply, urls.deprecations());
-      if (ifNoneMatchHits(request.headers['if-none-match'], representation.etag)) {
-        return setValidators(reply, representation).code(304).send();
-      }
-      return sendRepresentation(reply, representation);
+      return sendRead(request, reply, await customization.getSite(organizationId, siteId));
     },
   );
 
@@ -85,7 +100,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         organizationId,
         siteId,
         request.body,
-        request.headers['if-match'],
+        ifMatch(request.headers['if-match']),
       );
       return sendRepresentation(reply, representation);
     },
@@ -109,11 +124,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const { organizationId, siteId, siteSpaceId } = request.params;
       const representation = await customization.getVariant(organizationId, siteId, siteSpaceId);
-      markDeprecated(reply, urls.deprecations());
-      if (ifNoneMatchHits(request.headers['if-none-match'], representation.etag)) {
-        return setValidators(reply, representation).code(304).send();
-      }
-      return sendRepresentation(reply, representation);
+      return sendRead(request, reply, representation);
     },
   );
 
@@ -139,7 +150,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         siteId,
         siteSpaceId,
         request.body,
-        request.headers['if-match'],
+        ifMatch(request.headers['if-match']),
       );
       return sendRepresentation(reply, representation);
     },
@@ -170,7 +181,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         organizationId,
         siteId,
         siteSpaceId,
-        request.headers['if-match'],
+        ifMatch(request.headers['if-match']),
       );
       return reply.code(existed ? 205 : 204).send();
     },

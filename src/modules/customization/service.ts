@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { notFound, preconditionFailed } from '../../errors.js';
-import { ifMatchHolds, type Representation } from '../../http/conditional.js';
 import { now } from '../../ids.js';
+import type { Precondition, Representation } from '../../versioned.js';
 import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from './defaults.js';
 import {
   effectiveSettings,
@@ -12,6 +12,7 @@ import {
 } from './merge.js';
 import type {
   CustomizationRepository,
+  CustomizationUnit,
   SiteCustomizationRecord,
   VariantCustomizationRecord,
 } from './repository.js';
@@ -39,9 +40,7 @@ export class CustomizationService {
   constructor(private readonly repo: CustomizationRepository) {}
 
   async getSite(organizationId: string, siteId: string): Promise<Representation> {
-    const record = await this.repo.readSite(organizationId, siteId);
-    if (record === undefined) throw notFound('site', siteId);
-    return siteRepresentation(record);
+    return siteRepresentation(await requireSite(this.repo, organizationId, siteId));
   }
 
   /** Full replacement; fields left out or null take their defaults. */
@@ -49,15 +48,14 @@ export class CustomizationService {
     organizationId: string,
     siteId: string,
     input: SettingsPatch,
-    ifMatch: string | undefined,
+    precondition: Precondition,
   ): Promise<Representation> {
     const settings = settingsFromInput(input);
     const json = JSON.stringify(settings);
     return this.repo.update(async (unit) => {
-      const record = await unit.readSite(organizationId, siteId);
-      if (record === undefined) throw notFound('site', siteId);
+      const record = await requireSite(unit, organizationId, siteId);
       const current = siteRepresentation(record);
-      if (!ifMatchHolds(ifMatch, current.etag)) throw preconditionFailed(current.etag);
+      if (!precondition(current.etag)) throw preconditionFailed(current.etag);
       // Writing the same settings again changes nothing, not even the ETag.
       if (record.customizationVersion > 0 && isDeepStrictEqual(parse(current.json), settings)) {
         return current;
@@ -75,15 +73,9 @@ export class CustomizationService {
 
   /** The effective settings of a variant: the site's settings with its override applied. */
   async getVariant(organizationId: string, siteId: string, siteSpaceId: string) {
-    const record = await this.repo.readVariant(organizationId, siteId, siteSpaceId);
-    if (record === undefined) {
-      return this.missingVariant(
-        await this.repo.readSite(organizationId, siteId),
-        siteId,
-        siteSpaceId,
-      );
-    }
-    return this.variantRepresentation(record);
+    return this.variantRepresentation(
+      await requireVariant(this.repo, organizationId, siteId, siteSpaceId),
+    );
   }
 
   /** Merges the body into the stored override; returns the new effective settings. */
@@ -92,19 +84,12 @@ export class CustomizationService {
     siteId: string,
     siteSpaceId: string,
     patch: SettingsPatch,
-    ifMatch: string | undefined,
+    precondition: Precondition,
   ): Promise<Representation> {
     return this.repo.update(async (unit) => {
-      const record = await unit.readVariant(organizationId, siteId, siteSpaceId);
-      if (record === undefined) {
-        return this.missingVariant(
-          await unit.readSite(organizationId, siteId),
-          siteId,
-          siteSpaceId,
-        );
-      }
+      const record = await requireVariant(unit, organizationId, siteId, siteSpaceId);
       const current = this.variantRepresentation(record);
-      if (!ifMatchHolds(ifMatch, current.etag)) throw preconditionFailed(current.etag);
+      if (!precondition(current.etag)) throw preconditionFailed(current.etag);
       const stored = parseOverride(record.override);
       const next = mergeOverride(stored, patch);
       if (isDeepStrictEqual(next, stored)) return current;
@@ -125,35 +110,20 @@ export class CustomizationService {
     organizationId: string,
     siteId: string,
     siteSpaceId: string,
-    ifMatch: string | undefined,
+    precondition: Precondition,
   ): Promise<{ existed: boolean }> {
     return this.repo.update(async (unit) => {
-      const record = await unit.readVariant(organizationId, siteId, siteSpaceId);
-      if (record === undefined) {
-        return this.missingVariant(
-          await unit.readSite(organizationId, siteId),
-          siteId,
-          siteSpaceId,
-        );
-      }
-      if (ifMatch !== undefined) {
-        const { etag } = this.variantRepresentation(record);
-        if (!ifMatchHolds(ifMatch, etag)) throw preconditionFailed(etag);
-      }
+      const record = await requireVariant(unit, organizationId, siteId, siteSpaceId);
+      const etag = variantEtag(record);
+      if (!precondition(etag)) throw preconditionFailed(etag);
       if (record.override === null) return { existed: false };
       await unit.writeOverride(record, null, now());
       return { existed: true };
     });
   }
 
-  /** Which of the two is missing: the site, or the site-space in it. */
-  private missingVariant(site: unknown, siteId: string, siteSpaceId: string): never {
-    if (site === undefined) throw notFound('site', siteId);
-    throw notFound('site-space', siteSpaceId);
-  }
-
   private variantRepresentation(record: VariantCustomizationRecord): Representation {
-    const etag = `"c${DEFAULTS_REVISION}.${record.customizationVersion}.${record.overrideVersion}"`;
+    const etag = variantEtag(record);
     const cached = this.cache.get(record.siteSpaceId);
     if (cached?.etag === etag) return cached;
 
@@ -183,6 +153,31 @@ export class CustomizationService {
     this.cache.set(key, representation);
   }
 }
+
+/** Reads through the cached repository or inside a unit of work alike. */
+type Reader = Pick<CustomizationUnit, 'readSite' | 'readVariant'>;
+
+async function requireSite(reader: Reader, organizationId: string, siteId: string) {
+  const record = await reader.readSite(organizationId, siteId);
+  if (record === undefined) throw notFound('site', siteId);
+  return record;
+}
+
+async function requireVariant(
+  reader: Reader,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+): Promise<VariantCustomizationRecord> {
+  const record = await reader.readVariant(organizationId, siteId, siteSpaceId);
+  if (record !== undefined) return record;
+  await requireSite(reader, organizationId, siteId); // says which of the two is missing
+  throw notFound('site-space', siteSpaceId);
+}
+
+// ETags come from the stored versions (and the defaults' revision) alone: no hashing.
+const variantEtag = (record: VariantCustomizationRecord) =>
+  `"c${DEFAULTS_REVISION}.${record.customizationVersion}.${record.overrideVersion}"`;
 
 function siteRepresentation(record: SiteCustomizationRecord): Representation {
   return {

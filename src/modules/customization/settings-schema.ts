@@ -53,7 +53,7 @@ const Favicon = Type.Object(
 
 const Switch = (description: string) => Group({ enabled: Type.Boolean({ description }) });
 
-export const FONTS = [
+const FONTS = [
   'ABCFavorit',
   'Inter',
   'Roboto',
@@ -71,7 +71,7 @@ export const FONTS = [
   'FiraSans',
 ] as const;
 
-export const MONOSPACE_FONTS = [
+const MONOSPACE_FONTS = [
   'FiraCode',
   'IBMPlexMono',
   'JetBrainsMono',
@@ -82,7 +82,7 @@ export const MONOSPACE_FONTS = [
   'Inconsolata',
 ] as const;
 
-export const LOCALES = ['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br'] as const;
+const LOCALES = ['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br'] as const;
 
 export const SettingsSchema = Group({
   title: Type.Optional(
@@ -170,7 +170,7 @@ export const SETTINGS_SHAPE = shapeOf(SettingsSchema);
 /** Fields a site-space override may not carry, with the reason given to the client. */
 const SITE_LEVEL_ONLY =
   'This setting exists at the site level only and cannot be overridden per site-space';
-export const SITE_LEVEL_ONLY_FIELDS = ['ai', 'advancedCustomization', 'insights'] as const;
+const SITE_LEVEL_ONLY_FIELDS = ['ai', 'advancedCustomization', 'insights'] as const;
 
 /** Body of PUT: any subset of the settings; absent or `null` fields take their defaults. */
 export const SettingsInputSchema = Type.Unsafe<SettingsPatch>(patchSchemaOf(SettingsSchema));

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Enum } from '../customization/schema-kit.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 
-export const SITE_TYPES = [
+const SITE_TYPES = [
   'basic',
   'premium',
   'ultimate',
@@ -10,7 +10,7 @@ export const SITE_TYPES = [
   'legacy-basic',
   'legacy-premium',
 ] as const;
-export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
+const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 
 const Uri = Type.String({ format: 'uri' });
 const SiteTitle = Type.String({ minLength: 2, maxLength: 128, description: 'Title of the site' });
