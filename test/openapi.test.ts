@@ -93,6 +93,15 @@ describe('GET /openapi.json', () => {
     assert.ok(variant?.patch?.responses?.['412']);
   });
 
+  test('every 201 documents its Location header', () => {
+    const creates = v1Operations().filter(({ op }) => op.responses?.['201']);
+    assert.equal(creates.length, 3);
+    for (const { path, op } of creates) {
+      const created = op.responses?.['201'] as { headers?: Record<string, unknown> } | undefined;
+      assert.ok(created?.headers?.location, path);
+    }
+  });
+
   test('Swagger UI is served from local assets', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(page.statusCode, 200);

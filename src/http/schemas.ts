@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 /** GitBook's error body, used by every error response of every route. */
 const ErrorSchema = Type.Object(
@@ -40,6 +40,17 @@ export function responses(
     });
   }
   return all;
+}
+
+/** A 201 response: the created object, with the `Location` of its API URL. */
+export function created<T extends TSchema>(schema: T, description: string) {
+  return Type.Unsafe<Static<T>>({
+    ...schema,
+    description,
+    headers: {
+      location: { type: 'string', format: 'uri', description: 'API URL of the created object' },
+    },
+  });
 }
 
 /** A response with no body (204/205), documented with its meaning. */

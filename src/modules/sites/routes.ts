@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { memberRoleOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { OrgParams, responses, SiteParams } from '../../http/schemas.js';
+import { created, OrgParams, responses, SiteParams } from '../../http/schemas.js';
 import {
   AddSpaceToSiteSchema,
   CreateSiteSchema,
@@ -27,7 +27,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
         tags: ['sites'],
         params: OrgParams,
         body: CreateSiteSchema,
-        response: responses({ 201: SiteSchema }, [400, 413, 415]),
+        response: responses({ 201: created(SiteSchema, 'Site created') }, [400, 413, 415]),
       },
     },
     async (request, reply) => {
@@ -79,7 +79,10 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
         tags: ['site-spaces'],
         params: SiteParams,
         body: AddSpaceToSiteSchema,
-        response: responses({ 201: SiteSpaceSchema }, [400, 409, 413, 415]),
+        response: responses(
+          { 201: created(SiteSpaceSchema, 'Space added to the site') },
+          [400, 409, 413, 415],
+        ),
       },
     },
     async (request, reply) => {

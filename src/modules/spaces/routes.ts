@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
-import { OrgParams, responses } from '../../http/schemas.js';
+import { created, OrgParams, responses } from '../../http/schemas.js';
 import { CreateSpaceSchema, SpaceSchema } from './schemas.js';
 import type { SpacesService } from './service.js';
 
@@ -20,7 +20,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ spaces: SpacesService }> 
         tags: ['spaces'],
         params: OrgParams,
         body: CreateSpaceSchema,
-        response: responses({ 201: SpaceSchema }, [400, 413, 415]),
+        response: responses({ 201: created(SpaceSchema, 'Space created') }, [400, 413, 415]),
       },
     },
     async (request, reply) => {
