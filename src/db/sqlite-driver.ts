@@ -17,6 +17,7 @@ import {
 export class LiverySqliteDialect extends SqliteDialect {
   private readonly writes = { count: 0 };
   private readonly dataVersion: BetterSqlite3.Statement;
+  private dataVersionNow: number | undefined;
 
   constructor(private readonly database: BetterSqlite3.Database) {
     super({ database });
@@ -26,8 +27,6 @@ export class LiverySqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new SqliteDriver(this.database, this.writes);
   }
-
-  private dataVersionNow: number | undefined;
 
   /**
    * Changes whenever the database may have changed: SQLite's `data_version` moves when another
