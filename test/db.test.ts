@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { type Db, openDatabase } from '../src/db/database.js';
 import { groupCommitOf } from '../src/db/group-commit.js';
@@ -101,13 +100,7 @@ describe('group commit', () => {
       .select('id')
       .where('id', 'in', ['g1', 'g2', 'half-done'])
       .execute();
-    assert.deepEqual(ids.map((r) => r.id).sort(), ['g1', 'g2']);
-    const { n } = await sql<{
-      n: number;
-    }>`select count(*) as n from organizations where id = 'half-done'`
-      .execute(t.db)
-      .then((r) => r.rows[0] ?? { n: -1 });
-    assert.equal(n, 0);
+    assert.deepEqual(ids.map((r) => r.id).sort(), ['g1', 'g2'], 'the failed unit left nothing');
   });
 });
 
