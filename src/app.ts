@@ -4,12 +4,14 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
+import { type Db, freshnessFenceOf } from './db/database.js';
 import { bearerAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/error-handler.js';
+import { installIdempotency } from './http/idempotency.js';
 import { BODY_LIMIT, installJsonBodyParser } from './http/json-body.js';
 import { indexMethods } from './http/method-index.js';
 import { registerOpenApi } from './http/openapi.js';
+import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
 import { requestIdFrom } from './http/request-id.js';
 import { installValidators } from './http/validation.js';
 import { CustomizationRepository } from './modules/customization/repository.js';
@@ -67,7 +69,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    return503OnClosing: false, // installOperations answers the 503 of a closing server
+    ...serverTimeouts(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -98,6 +101,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await registerOpenApi(app, config.baseUrl);
+  await installOperations(app, deps);
   const services = buildServices(deps);
 
   app.get(
@@ -122,7 +126,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v1) => {
+      const fence = freshnessFenceOf(deps.db);
+      // PostgreSQL: first make sure this process has heard of every commit made before the
+      // request arrived, by any process, so that no cached read answers older data.
+      if (fence !== undefined) v1.addHook('onRequest', () => fence());
       v1.addHook('onRequest', bearerAuth(services.identity));
+      installRateLimit(v1, config.rateLimitPerMinute);
+      installIdempotency(v1, { db: deps.db });
       v1.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ user: [] }] };
       });

@@ -13,9 +13,19 @@ export interface Config {
   readonly bootstrapToken: string | undefined;
   /** Grace period for in-flight requests on SIGTERM/SIGINT before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
+  /** Requests per API token per fixed minute, counted per process; 0: no limit (docs/operations.md). */
+  readonly rateLimitPerMinute: number;
+  /** Time allowed to receive a whole request (headers and body); 0: no limit. */
+  readonly requestTimeoutMs: number;
+  /** Load shedding (503) above these; 0 disables each check. */
+  readonly pressureMaxEventLoopDelayMs: number;
+  readonly pressureMaxHeapUsedMb: number;
+  readonly pressureMaxRssMb: number;
 }
 
-export type DatabaseConfig = {
+export type DatabaseConfig = SqliteConfig | PostgresConfig;
+
+export type SqliteConfig = {
   readonly dialect: 'sqlite';
   /** A file path (absolute, resolved against the working directory) or `:memory:`. */
   readonly filename: string;
@@ -25,6 +35,18 @@ export type DatabaseConfig = {
    * an OS crash.
    */
   readonly synchronous: 'FULL' | 'NORMAL';
+};
+
+export type PostgresConfig = {
+  readonly dialect: 'postgres';
+  /** The DATABASE_URL without Livery's own `schema` parameter. May carry a password: never log it. */
+  readonly connectionString: string;
+  /** `host:port/database`, for messages: no user, no password. */
+  readonly display: string;
+  /** Where Livery's tables live (`search_path`); from `?schema=` in the URL, default `public`. */
+  readonly schema: string;
+  /** Connections per process (DATABASE_POOL_SIZE). */
+  readonly poolSize: number;
 };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -60,6 +82,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const database = parseDatabaseUrl(str('DATABASE_URL', 'sqlite:./data/livery.db'), cwd);
   if (typeof database === 'string') problems.push(database);
+
+  const poolSize = parseInteger(str('DATABASE_POOL_SIZE', '10'));
+  if (poolSize === undefined || poolSize < 1 || poolSize > 1000) {
+    problems.push(
+      `DATABASE_POOL_SIZE must be an integer between 1 and 1000 (got ${JSON.stringify(env.DATABASE_POOL_SIZE)})`,
+    );
+  }
 
   const synchronous = str('SQLITE_SYNCHRONOUS', 'FULL').toUpperCase();
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
@@ -104,19 +133,40 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     );
   }
 
+  const upTo = (key: string, fallback: string, max: number): number => {
+    const value = parseInteger(str(key, fallback));
+    if (value === undefined || value > max) {
+      problems.push(
+        `${key} must be an integer between 0 and ${max} (got ${JSON.stringify(env[key])})`,
+      );
+    }
+    return value ?? 0;
+  };
+  const rateLimitPerMinute = upTo('RATE_LIMIT_PER_MINUTE', '1200', 1_000_000_000);
+  const requestTimeoutMs = upTo('REQUEST_TIMEOUT_MS', '30000', 3_600_000);
+  const pressureMaxEventLoopDelayMs = upTo('PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '1000', 60_000);
+  const pressureMaxHeapUsedMb = upTo('PRESSURE_MAX_HEAP_USED_MB', '0', 1_048_576);
+  const pressureMaxRssMb = upTo('PRESSURE_MAX_RSS_MB', '0', 1_048_576);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     host,
     port: port as number,
     baseUrl,
-    database: Object.freeze({
-      ...(database as { dialect: 'sqlite'; filename: string }),
-      synchronous: synchronous as 'FULL' | 'NORMAL',
-    }),
+    database: Object.freeze(
+      (database as ParsedDatabase).dialect === 'sqlite'
+        ? { ...(database as ParsedSqlite), synchronous: synchronous as 'FULL' | 'NORMAL' }
+        : { ...(database as ParsedPostgres), poolSize: poolSize as number },
+    ),
     logLevel: logLevel as LogLevel,
     orgTitle,
     bootstrapToken,
     shutdownTimeoutMs: shutdownTimeoutMs as number,
+    rateLimitPerMinute,
+    requestTimeoutMs,
+    pressureMaxEventLoopDelayMs,
+    pressureMaxHeapUsedMb,
+    pressureMaxRssMb,
   });
 }
 
@@ -133,11 +183,17 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** `sqlite:<path>` (relative or absolute), `sqlite://<path>` and `sqlite::memory:` are accepted. */
-function parseDatabaseUrl(
-  url: string,
-  cwd: string,
-): { dialect: 'sqlite'; filename: string } | string {
+type ParsedSqlite = Omit<SqliteConfig, 'synchronous'>;
+type ParsedPostgres = Omit<PostgresConfig, 'poolSize'>;
+type ParsedDatabase = ParsedSqlite | ParsedPostgres;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * `sqlite:<path>` (relative or absolute), `sqlite://<path>` and `sqlite::memory:`; or
+ * `postgres://` / `postgresql://` URLs as `pg` reads them, plus Livery's own `schema` parameter.
+ */
+function parseDatabaseUrl(url: string, cwd: string): ParsedDatabase | string {
   if (url.startsWith('sqlite:')) {
     let path = url.slice('sqlite:'.length);
     if (path.startsWith('//')) path = path.slice(2);
@@ -146,8 +202,25 @@ function parseDatabaseUrl(
     return { dialect: 'sqlite', filename: isAbsolute(path) ? path : resolve(cwd, path) };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
-    return 'DATABASE_URL: PostgreSQL is not supported yet (it arrives with the scale issue); use sqlite:<path>';
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'DATABASE_URL is not a valid postgres:// URL (the value is not shown: it may hold a password)';
+    }
+    const schema = parsed.searchParams.get('schema') ?? 'public';
+    if (!SCHEMA_NAME.test(schema)) {
+      return `DATABASE_URL schema must be a lowercase SQL identifier (got ${JSON.stringify(schema)})`;
+    }
+    parsed.searchParams.delete('schema');
+    const database = decodeURIComponent(parsed.pathname.slice(1)) || '(default database)';
+    return {
+      dialect: 'postgres',
+      connectionString: parsed.toString(),
+      display: `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}/${database}`,
+      schema,
+    };
   }
   // The value is not echoed: a database URL may carry a password.
-  return 'DATABASE_URL must look like sqlite:./data/livery.db or sqlite:/absolute/path.db';
+  return 'DATABASE_URL must look like sqlite:./data/livery.db, sqlite:/absolute/path.db or postgres://user@host:5432/database';
 }

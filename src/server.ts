@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { buildApp, buildServices } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { type Db, openDatabase } from './db/database.js';
+import { isUnavailable } from './db/errors.js';
 import { migrateToLatest } from './db/migrate.js';
 import { bootstrapIfEmpty } from './modules/identity/bootstrap.js';
 
@@ -9,7 +10,7 @@ import { bootstrapIfEmpty } from './modules/identity/bootstrap.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const db = openDatabase(config.database);
-  await migrateToLatest(db);
+  await migrateOrExit(db, config);
   await bootstrapIfEmpty(buildServices({ config, db }).identity, config, (text) =>
     process.stdout.write(`${text}\n`),
   );
@@ -49,6 +50,34 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+}
+
+/** An unreachable database at start-up is an operator's problem: say which one, briefly. */
+async function migrateOrExit(db: Db, config: Config): Promise<void> {
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    if (!isUnavailable(cause) && !isUnavailable(error)) throw error;
+    const where =
+      config.database.dialect === 'postgres'
+        ? `PostgreSQL at ${config.database.display}`
+        : `SQLite at ${config.database.filename}`;
+    const reason = describe(cause);
+    process.stderr.write(`Livery cannot reach the database (${where}): ${reason}\n`);
+    await db.destroy().catch(() => {});
+    process.exit(1);
+  }
+}
+
+/** The driver's code and message, which name no credentials (the URL is never part of them). */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError) return error.errors.map(describe).join('; ');
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && !error.message.includes(code)
+    ? `${code} ${error.message}`
+    : error.message;
 }
 
 function loadConfigOrExit(): Config {

@@ -78,12 +78,12 @@ describe('npm run livery -- <command>', () => {
 
   test('the entry point runs against DATABASE_URL', async () => {
     const result = await run(['--import', 'tsx', 'src/cli.ts', 'orgs', 'list'], {
-      DATABASE_URL: `sqlite:${t.config.database.filename}`,
+      DATABASE_URL: t.databaseUrl,
     });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`${t.orgId}  Test organization`));
     const bad = await run(['--import', 'tsx', 'src/cli.ts', 'tokens', 'list', '--bogus'], {
-      DATABASE_URL: `sqlite:${t.config.database.filename}`,
+      DATABASE_URL: t.databaseUrl,
     });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /Unknown option '--bogus'/);

@@ -16,6 +16,11 @@ describe('loadConfig', () => {
     assert.equal(config.logLevel, 'info');
     assert.equal(config.orgTitle, 'Default organization');
     assert.equal(config.bootstrapToken, undefined);
+    assert.equal(config.rateLimitPerMinute, 1200);
+    assert.equal(config.requestTimeoutMs, 30000);
+    assert.equal(config.pressureMaxEventLoopDelayMs, 1000);
+    assert.equal(config.pressureMaxHeapUsedMb, 0);
+    assert.equal(config.pressureMaxRssMb, 0);
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.database));
   });
 
@@ -29,7 +34,8 @@ describe('loadConfig', () => {
   ];
   for (const [url, filename] of databases) {
     test(`DATABASE_URL=${url}`, () => {
-      assert.equal(loadConfig({ DATABASE_URL: url }, '/srv/livery').database.filename, filename);
+      const { database } = loadConfig({ DATABASE_URL: url }, '/srv/livery');
+      assert.equal(database.dialect === 'sqlite' && database.filename, filename);
     });
   }
 
@@ -65,6 +71,11 @@ describe('loadConfig', () => {
         SQLITE_SYNCHRONOUS: 'OFF',
         LIVERY_ORG_TITLE: 'x',
         SHUTDOWN_TIMEOUT_MS: '-1',
+        RATE_LIMIT_PER_MINUTE: 'lots',
+        REQUEST_TIMEOUT_MS: '-5',
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '1.5',
+        PRESSURE_MAX_HEAP_USED_MB: '2000000',
+        PRESSURE_MAX_RSS_MB: 'x',
       });
     } catch (e) {
       error = e;
@@ -78,18 +89,68 @@ describe('loadConfig', () => {
       'LIVERY_ORG_TITLE',
       'LOG_LEVEL',
       'PORT',
+      'PRESSURE_MAX_EVENT_LOOP_DELAY_MS',
+      'PRESSURE_MAX_HEAP_USED_MB',
+      'PRESSURE_MAX_RSS_MB',
+      'RATE_LIMIT_PER_MINUTE',
+      'REQUEST_TIMEOUT_MS',
       'SHUTDOWN_TIMEOUT_MS',
       'SQLITE_SYNCHRONOUS',
     ]);
     assert.doesNotMatch(error.message, /hunter2/);
   });
 
-  test('PostgreSQL URLs are refused with a clear message until that backend exists', () => {
+  test('limits: rate limit, request timeout and load-shedding thresholds; 0 disables', () => {
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '60',
+      REQUEST_TIMEOUT_MS: '5000',
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '250',
+      PRESSURE_MAX_HEAP_USED_MB: '512',
+      PRESSURE_MAX_RSS_MB: '1024',
+    });
+    assert.equal(config.rateLimitPerMinute, 60);
+    assert.equal(config.requestTimeoutMs, 5000);
+    assert.equal(config.pressureMaxEventLoopDelayMs, 250);
+    assert.equal(config.pressureMaxHeapUsedMb, 512);
+    assert.equal(config.pressureMaxRssMb, 1024);
+    const off = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '0',
+      REQUEST_TIMEOUT_MS: '0',
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    });
+    assert.equal(off.rateLimitPerMinute, 0);
+    assert.equal(off.requestTimeoutMs, 0);
+    assert.equal(off.pressureMaxEventLoopDelayMs, 0);
+  });
+
+  test('PostgreSQL: connection string, schema, pool size, and a display without secrets', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://u:secret@db.internal:6543/docs?sslmode=disable&schema=livery',
+      DATABASE_POOL_SIZE: '25',
+    });
+    assert.deepEqual(config.database, {
+      dialect: 'postgres',
+      connectionString: 'postgresql://u:secret@db.internal:6543/docs?sslmode=disable',
+      display: 'db.internal:6543/docs',
+      schema: 'livery',
+      poolSize: 25,
+    });
+    const plain = loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' }).database;
+    assert.ok(plain.dialect === 'postgres' && plain.schema === 'public' && plain.poolSize === 10);
+  });
+
+  test('bad PostgreSQL settings are refused without echoing the password', () => {
     assert.throws(
-      () => loadConfig({ DATABASE_URL: 'postgres://u:secret@127.0.0.1/test' }),
+      () =>
+        loadConfig({
+          DATABASE_URL: 'postgres://u:secret@127.0.0.1/test?schema=Bad-Name',
+          DATABASE_POOL_SIZE: '0',
+        }),
       (e: unknown) =>
         e instanceof ConfigError &&
-        /PostgreSQL is not supported yet/.test(e.message) &&
+        e.problems.length === 2 &&
+        /schema must be a lowercase SQL identifier/.test(e.message) &&
+        /DATABASE_POOL_SIZE must be an integer between 1 and 1000/.test(e.message) &&
         !/secret/.test(e.message),
     );
   });

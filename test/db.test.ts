@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
-import { type Db, openDatabase } from '../src/db/database.js';
+import { type Db, freshnessFenceOf, openDatabase } from '../src/db/database.js';
 import { groupCommitOf } from '../src/db/group-commit.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { prepareCached } from '../src/db/prepared.js';
@@ -15,21 +12,22 @@ import {
   expectStatus,
   type TestContext,
 } from './helpers/app.js';
+import { createTestDatabase, type TestDatabase } from './helpers/backend.js';
 
-/** A second, independent connection to the same file: what another process (the CLI) is. */
-function otherConnection(filename: string): Db {
-  return openDatabase(loadConfig({ DATABASE_URL: `sqlite:${filename}` }).database);
+/** A second, independent connection to the same database: what another process (the CLI) is. */
+function otherConnection(url: string): Db {
+  return openDatabase(loadConfig({ DATABASE_URL: url }).database);
 }
 
 describe('cached reads (prepareCached) never answer older data than the database holds', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'livery-db-'));
-  const filename = join(dir, 'cache.db');
+  let database: TestDatabase;
   let db: Db;
   let other: Db;
   before(async () => {
-    db = otherConnection(filename);
+    database = await createTestDatabase();
+    db = otherConnection(database.url);
     await migrateToLatest(db);
-    other = otherConnection(filename);
+    other = otherConnection(database.url);
     await db
       .insertInto('organizations')
       .values({ id: 'o1', title: 'First', created_at: '2026-01-01T00:00:00.000Z' })
@@ -38,7 +36,7 @@ describe('cached reads (prepareCached) never answer older data than the database
   after(async () => {
     await db.destroy();
     await other.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await database.dispose();
   });
 
   test('a commit by another connection is seen by the next read', async () => {
@@ -48,8 +46,10 @@ describe('cached reads (prepareCached) never answer older data than the database
       return db.selectFrom('organizations').select('title').where('id', '=', id);
     });
     // Each read runs in its own macrotask, as requests do.
+    const fence = freshnessFenceOf(db);
     const read = async () => {
       await new Promise((resolve) => setImmediate(resolve));
+      await fence?.(); // what every /v1 request does first (PostgreSQL)
       return (await title('o1'))[0]?.title;
     };
     assert.equal(await read(), 'First');
@@ -116,7 +116,7 @@ describe('another process changes the database while the server runs', () => {
     const headers = { authorization: `Bearer ${token}` };
     expectStatus(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 200);
     expectStatus(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 200);
-    const cli = otherConnection(t.config.database.filename);
+    const cli = otherConnection(t.databaseUrl);
     try {
       await cli
         .updateTable('api_tokens')
@@ -134,7 +134,7 @@ describe('another process changes the database while the server runs', () => {
     const url = `${site.base}/site-spaces/${site.siteSpaceIds[0]}/customization`;
     const before = expectStatus(await t.request({ method: 'GET', url }), 200);
     assert.equal(before.title, undefined);
-    const other = otherConnection(t.config.database.filename);
+    const other = otherConnection(t.databaseUrl);
     try {
       await other
         .updateTable('site_spaces')

@@ -2,21 +2,43 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import type { DatabaseConfig } from '../config.js';
+import type { DatabaseConfig, SqliteConfig } from '../config.js';
+import type { PoolStats } from './pool-stats.js';
+import { LiveryPostgres } from './postgres.js';
 import type { DatabaseSchema } from './schema.js';
 import { LiverySqliteDialect } from './sqlite-driver.js';
 
 export type Db = Kysely<DatabaseSchema>;
 
+interface Instruments {
+  /** See generationOf. */
+  generation: () => string | undefined;
+  stats: () => PoolStats;
+  /** See freshnessFenceOf. */
+  fence?: () => Promise<void>;
+}
+
+const instruments = new WeakMap<Db, Instruments>();
+
 /** Opens the configured database. The caller owns it and must `destroy()` it. */
 export function openDatabase(config: DatabaseConfig): Db {
-  const dialect = new LiverySqliteDialect(openSqlite(config.filename, config.synchronous));
+  if (config.dialect === 'postgres') {
+    const postgres = new LiveryPostgres(config);
+    const db = new Kysely<DatabaseSchema>({ dialect: postgres.dialect });
+    instruments.set(db, {
+      generation: () => postgres.generation(),
+      stats: () => postgres.stats(),
+      fence: () => postgres.fence(),
+    });
+    return db;
+  }
+  const dialect = new LiverySqliteDialect(openSqlite(config));
   const db = new Kysely<DatabaseSchema>({ dialect });
-  generations.set(db, () => dialect.generation());
+  instruments.set(db, { generation: () => dialect.generation(), stats: () => dialect.stats() });
   return db;
 }
 
-function openSqlite(filename: string, synchronous: 'FULL' | 'NORMAL'): SQLite.Database {
+function openSqlite({ filename, synchronous }: SqliteConfig): SQLite.Database {
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   const db = new SQLite(filename);
   // WAL lets readers (another Livery process, the CLI, a backup) work while a write commits;
@@ -28,12 +50,26 @@ function openSqlite(filename: string, synchronous: 'FULL' | 'NORMAL'): SQLite.Da
   return db;
 }
 
-const generations = new WeakMap<Db, () => string>();
+/**
+ * The database's generation: a value that changes whenever the database may have changed, by
+ * this process or another. It returns undefined when that cannot be known right now (e.g. the
+ * PostgreSQL change listener is reconnecting), in which case nothing may be cached.
+ */
+export function generationOf(db: Db): () => string | undefined {
+  return instruments.get(db)?.generation ?? (() => undefined);
+}
 
 /**
- * The database's current generation (see LiverySqliteDialect.generation), or undefined when the
- * dialect cannot tell, in which case nothing may be cached.
+ * For a database whose generation can lag behind commits made elsewhere (PostgreSQL: another
+ * process's commit is heard asynchronously), a function to await before the cached reads of a
+ * request: it resolves once every commit made before the call is reflected in the generation.
+ * Undefined where the generation never lags (SQLite reads `data_version` synchronously).
  */
-export function generationOf(db: Db): (() => string) | undefined {
-  return generations.get(db);
+export function freshnessFenceOf(db: Db): (() => Promise<void>) | undefined {
+  return instruments.get(db)?.fence;
+}
+
+/** The database's connection-pool figures right now (for `/metrics`). */
+export function poolStatsOf(db: Db): PoolStats {
+  return instruments.get(db)?.stats() ?? { size: 0, idle: 0, waiting: 0 };
 }

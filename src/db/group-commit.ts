@@ -1,5 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './database.js';
+import { isPostgres } from './dialect.js';
+import { isRetryableConflict } from './errors.js';
 import type { DatabaseSchema } from './schema.js';
 
 export type Tx = Transaction<DatabaseSchema>;
@@ -19,7 +21,7 @@ interface Job {
  * Units are serialized, so a read-modify-write inside one never loses another's update, whether
  * they target the same row or not: concurrent PATCHes of one variant all land in one commit.
  */
-export class GroupCommit {
+export class GroupCommit implements UnitRunner {
   private queue: Job[] = [];
   private scheduled = false;
 
@@ -67,13 +69,41 @@ export class GroupCommit {
   }
 }
 
-const instances = new WeakMap<Db, GroupCommit>();
+/** Runs read-modify-write units of work, each atomically and isolated from the others. */
+export interface UnitRunner {
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
 
-/** The group commit of a database: one per database, so every writer joins the same batches. */
-export function groupCommitOf(db: Db): GroupCommit {
+/**
+ * PostgreSQL: one transaction per unit, run concurrently on the pool; units lock the rows they
+ * read (dialect.lockRows) and PostgreSQL itself shares one WAL flush among concurrent commits.
+ * A unit that loses a race (deadlock, serialization failure) is retried from its start.
+ */
+class TransactionPerUnit implements UnitRunner {
+  constructor(private readonly db: Db) {}
+
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute(work);
+      } catch (error) {
+        if (!isRetryableConflict(error) || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      }
+    }
+  }
+}
+
+const instances = new WeakMap<Db, UnitRunner>();
+
+/**
+ * The unit runner of a database: one per database, so every writer of this process joins the
+ * same batches (SQLite's group commit) or the same pool (PostgreSQL).
+ */
+export function groupCommitOf(db: Db): UnitRunner {
   let instance = instances.get(db);
   if (instance === undefined) {
-    instance = new GroupCommit(db);
+    instance = isPostgres(db) ? new TransactionPerUnit(db) : new GroupCommit(db);
     instances.set(db, instance);
   }
   return instance;

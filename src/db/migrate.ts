@@ -1,22 +1,55 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db } from './database.js';
+import { isPostgres } from './dialect.js';
 import * as m0001 from './migrations/0001_init.js';
+import * as m0002 from './migrations/0002_change_notifications.js';
+import * as m0003 from './migrations/0003_idempotency_keys.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_change_notifications': m0002,
+  '0003_idempotency_keys': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema to the latest version; throws (with the failing migration) on error. */
+/**
+ * Brings the schema to the latest version; throws (with the failing migration) on error.
+ * Safe when several processes start at once: on PostgreSQL Kysely's migrator holds an advisory
+ * lock while it runs; on SQLite its transaction begins IMMEDIATE, which excludes other writers.
+ */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, ...(await migrationSchema(db)) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
     const name = failed?.migrationName ?? 'unknown';
     throw new Error(`Database migration ${name} failed`, { cause: error });
   }
+}
+
+/**
+ * On PostgreSQL, Livery's schema (the first of the connection's `search_path`, set from
+ * DATABASE_URL's `schema`) is created if needed and holds Kysely's migration tables too; it is
+ * named explicitly because Kysely otherwise takes a migration table in any schema for its own.
+ */
+async function migrationSchema(db: Db): Promise<{ migrationTableSchema?: string }> {
+  if (!isPostgres(db)) return {};
+  const { rows } = await sql<{
+    path: string;
+  }>`select current_setting('search_path') as path`.execute(db);
+  const first = rows[0]?.path.split(',')[0]?.trim().replace(/^"|"$/g, '');
+  const schema = first === undefined || first === '' || first === '$user' ? 'public' : first;
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  } catch (error) {
+    // Two processes creating it at the same moment: one wins, the other finds it there.
+    const { rows: found } = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(
+      db,
+    );
+    if (found.length === 0) throw error;
+  }
+  return { migrationTableSchema: schema };
 }

@@ -34,7 +34,7 @@ export function prepare<Row, Args extends string[]>(
 
 /**
  * `prepare`, with the rows of recent argument values kept in memory and reused while the
- * database generation is unchanged (see LiverySqliteDialect.generation): any commit, by this
+ * database generation is unchanged (see generationOf in db/database.ts): any commit, by this
  * process or another one, makes every kept result stale, so a read never answers older data than
  * the database holds. Reading the generation costs a small fraction of a query, which is the
  * point: the hot reads of every request (the token, the customization) then cost a map lookup
@@ -47,12 +47,12 @@ export function prepareCached<Row, Args extends string[]>(
 ): (...args: Args) => Promise<Row[]> {
   const run = prepare(db, build);
   const generation = generationOf(db);
-  if (generation === undefined) return run;
   const cache = new Map<string, { generation: string; rows: Row[] }>();
   return async (...args) => {
     // Read before querying: should a write land in between, the rows carry the older generation
     // and are simply refetched next time.
     const current = generation();
+    if (current === undefined) return run(...args);
     const key = args.join('\u0000');
     const hit = cache.get(key);
     if (hit?.generation === current) return hit.rows;

@@ -11,6 +11,7 @@ export interface DatabaseSchema {
   spaces: SpaceRow;
   sites: SiteRow;
   site_spaces: SiteSpaceRow;
+  idempotency_keys: IdempotencyKeyRow;
 }
 
 export interface OrganizationRow {
@@ -87,4 +88,26 @@ export interface SiteSpaceRow {
   /** Bumped on every change of `override`, including its removal; never reset. */
   override_version: number;
   override_updated_at: string | null;
+}
+
+/** A POST request's `Idempotency-Key` (src/http/idempotency.ts). */
+export interface IdempotencyKeyRow {
+  id: string;
+  user_id: string;
+  /** The header's value, as sent: 1 to 255 visible ASCII characters. */
+  idempotency_key: string;
+  method: string;
+  /** The request's path (without trailing slash) and query string. */
+  path: string;
+  /** Hex SHA-256 of the request body as canonical JSON (object keys sorted). */
+  request_hash: string;
+  /** The stored response's status; null while the first request is in progress. */
+  status: number | null;
+  /** The stored response's headers that matter (JSON object), null while in progress. */
+  headers: string | null;
+  /** The stored response's body, exactly as sent; null while in progress. */
+  body: string | null;
+  created_at: string;
+  /** From then on the key is forgotten: the same key is a new request. */
+  expires_at: string;
 }

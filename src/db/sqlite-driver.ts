@@ -6,6 +6,7 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
+import type { PoolStats } from './pool-stats.js';
 
 /**
  * Kysely's SQLite dialect with Livery's own driver, which
@@ -24,8 +25,17 @@ export class LiverySqliteDialect extends SqliteDialect {
     this.dataVersion = database.prepare('pragma data_version').pluck();
   }
 
+  private driver: SqliteDriver | undefined;
+
   override createDriver(): Driver {
-    return new SqliteDriver(this.database, this.writes);
+    this.driver = new SqliteDriver(this.database, this.writes);
+    return this.driver;
+  }
+
+  /** One connection: busy while a query or transaction holds it; `waiting` queue behind it. */
+  stats(): PoolStats {
+    const turns = this.driver?.turns;
+    return { size: 1, idle: turns?.held ? 0 : 1, waiting: turns?.waitingCount ?? 0 };
   }
 
   /**
@@ -55,7 +65,7 @@ export class LiverySqliteDialect extends SqliteDialect {
 
 class SqliteDriver implements Driver {
   private readonly connection: SqliteConnection;
-  private readonly turns = new Turns();
+  readonly turns = new Turns();
 
   constructor(
     private readonly database: BetterSqlite3.Database,
@@ -95,8 +105,12 @@ class SqliteDriver implements Driver {
 
 /** A FIFO lock: `take` resolves at once when free, else when the previous holder passes. */
 class Turns {
-  private held = false;
+  held = false;
   private readonly waiting: (() => void)[] = [];
+
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
 
   take(): Promise<void> {
     if (!this.held) {

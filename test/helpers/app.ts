@@ -1,17 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp, buildServices } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase } from './backend.js';
 
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** The DATABASE_URL of this app's database, for a second process or the CLI. */
+  databaseUrl: string;
   services: ReturnType<typeof buildServices>;
   /** The owner of `orgId` (role admin) and their token. */
   token: string;
@@ -23,17 +23,21 @@ export interface TestContext {
 }
 
 /**
- * A real app on a real, fresh SQLite file (WAL, migrations applied) with one organization and its
- * owner. Each call gets its own file, so tests never share state.
+ * A real app on a real, fresh database of the run's backend (test/helpers/backend.ts; migrations
+ * applied) with one organization and its owner. Each call gets its own SQLite file or PostgreSQL
+ * schema, so tests never share state.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   logStream?: DestinationStream,
 ): Promise<TestContext> {
-  const dir = mkdtempSync(join(tmpdir(), 'livery-test-'));
+  const database = await createTestDatabase();
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'livery.db')}`,
+    DATABASE_URL: database.url,
     LOG_LEVEL: 'silent',
+    // Load shedding measures this process's event loop, which the test runner itself stalls
+    // (compiling apps, property loops); test/operations.test.ts turns it on where it is tested.
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     BASE_URL: 'http://livery.test',
     ...env,
   });
@@ -51,6 +55,7 @@ export async function createTestApp(
     app,
     db,
     config,
+    databaseUrl: database.url,
     services,
     token,
     userId: owner.user.id,
@@ -63,7 +68,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      await database.dispose();
     },
   };
 }

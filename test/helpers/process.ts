@@ -19,7 +19,16 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      // These servers take write storms from one token on a loaded machine: what they test is
+      // durability and coherence, not rate limits or load shedding (test/operations.test.ts).
+      RATE_LIMIT_PER_MINUTE: '0',
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -31,10 +40,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     err += String(chunk);
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start:\n${out}\n${err}`)),
-      20_000,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a server that did not start must not outlive the test
+      reject(new Error(`server did not start:\n${out}\n${err}`));
+    }, 20_000);
     const check = () => {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match?.[1] !== undefined) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
 import { groupCommitOf, type Tx } from '../../db/group-commit.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { DatabaseSchema } from '../../db/schema.js';
@@ -113,22 +114,19 @@ export class CustomizationRepository {
   }
 }
 
-/** Reads and writes inside one serialized unit of work. */
+/** Reads and writes inside one serialized unit of work; its reads lock what they read. */
 export class CustomizationUnit {
   constructor(private readonly tx: Tx) {}
 
   async readSite(organizationId: string, siteId: string) {
-    const row = await selectSite(this.tx, organizationId, siteId).executeTakeFirst();
+    const query = lockRows(this.tx, selectSite(this.tx, organizationId, siteId), 'sites');
+    const row = await query.executeTakeFirst();
     return row && toSite(row);
   }
 
   async readVariant(organizationId: string, siteId: string, siteSpaceId: string) {
-    const row = await selectVariant(
-      this.tx,
-      organizationId,
-      siteId,
-      siteSpaceId,
-    ).executeTakeFirst();
+    const query = selectVariant(this.tx, organizationId, siteId, siteSpaceId);
+    const row = await lockRows(this.tx, query, 'ss').executeTakeFirst();
     return row && toVariant(row);
   }
 

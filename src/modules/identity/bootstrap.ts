@@ -12,11 +12,12 @@ export async function bootstrapIfEmpty(
   print: (text: string) => void,
 ): Promise<boolean> {
   if (!(await identity.isEmpty())) return false;
-  const created = await identity.createOrganizationWithOwner({
+  const created = await identity.createFirstOrganization({
     title: config.orgTitle,
     ownerName: 'Owner',
     token: config.bootstrapToken,
   });
+  if (created === undefined) return false; // another process bootstrapped first
   const shown =
     config.bootstrapToken === undefined
       ? [

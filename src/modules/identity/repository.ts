@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { lockBootstrap } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { ApiTokenRow, OrganizationRow, UserRow } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
@@ -96,13 +97,20 @@ export class IdentityRepository {
     return Number(count);
   }
 
-  /** Creates an organization, its owner (an admin) and the owner's first token, atomically. */
-  async createOrganizationWithOwner(input: {
-    organization: OrganizationRow;
-    owner: UserRow;
-    token: ApiTokenRow;
-  }): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /**
+   * Creates an organization, its owner (an admin) and the owner's first token, atomically; with
+   * `onlyIfEmpty`, only when no organization exists (false otherwise).
+   */
+  async createOrganizationWithOwner(
+    input: { organization: OrganizationRow; owner: UserRow; token: ApiTokenRow },
+    { onlyIfEmpty }: { onlyIfEmpty: boolean },
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (onlyIfEmpty) {
+        await lockBootstrap(trx);
+        const any = await trx.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
+        if (any !== undefined) return false;
+      }
       await trx.insertInto('organizations').values(input.organization).execute();
       await trx.insertInto('users').values(input.owner).execute();
       await trx
@@ -115,6 +123,7 @@ export class IdentityRepository {
         })
         .execute();
       await trx.insertInto('api_tokens').values(input.token).execute();
+      return true;
     });
   }
 

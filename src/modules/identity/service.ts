@@ -21,6 +21,12 @@ export interface CreatedOrganization {
   token: string;
 }
 
+interface NewOrganization {
+  title: string;
+  ownerName: string;
+  token?: string | undefined;
+}
+
 export class IdentityService {
   constructor(
     private readonly repo: IdentityRepository,
@@ -74,11 +80,24 @@ export class IdentityService {
    * A new organization with a new owner user (role admin) and an API token for that user.
    * `token` makes a chosen value the token (the bootstrap's LIVERY_BOOTSTRAP_TOKEN).
    */
-  async createOrganizationWithOwner(input: {
-    title: string;
-    ownerName: string;
-    token?: string | undefined;
-  }): Promise<CreatedOrganization> {
+  async createOrganizationWithOwner(input: NewOrganization): Promise<CreatedOrganization> {
+    const { rows, created } = this.newOrganization(input);
+    await this.repo.createOrganizationWithOwner(rows, { onlyIfEmpty: false });
+    return created;
+  }
+
+  /**
+   * The first start's organization: created only if the database holds none, atomically, so
+   * that processes starting together on an empty database bootstrap once between them.
+   */
+  async createFirstOrganization(input: NewOrganization): Promise<CreatedOrganization | undefined> {
+    const { rows, created } = this.newOrganization(input);
+    return (await this.repo.createOrganizationWithOwner(rows, { onlyIfEmpty: true }))
+      ? created
+      : undefined;
+  }
+
+  private newOrganization(input: NewOrganization) {
     const at = now();
     const organization: OrganizationRow = { id: newId(), title: input.title, created_at: at };
     const owner: UserRow = {
@@ -89,7 +108,7 @@ export class IdentityService {
     };
     const token = input.token ?? generateToken();
     const tokenId = newId('tok_');
-    await this.repo.createOrganizationWithOwner({
+    const rows = {
       organization,
       owner,
       token: {
@@ -100,13 +119,14 @@ export class IdentityService {
         created_at: at,
         revoked_at: null,
       },
-    });
-    return {
+    };
+    const created: CreatedOrganization = {
       organization: this.toOrganization(organization, 'admin'),
       user: this.toUser(owner),
       tokenId,
       token,
     };
+    return { rows, created };
   }
 
   async createToken(userId: string, label?: string): Promise<{ id: string; token: string }> {

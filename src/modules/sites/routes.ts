@@ -21,6 +21,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
     '/orgs/:organizationId/sites',
     {
       preValidation: optionalBody,
+      config: { idempotent: true },
       schema: {
         operationId: 'createSite',
         summary: 'Create a site',
@@ -71,6 +72,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
   app.post(
     '/orgs/:organizationId/sites/:siteId/site-spaces',
     {
+      config: { idempotent: true },
       schema: {
         operationId: 'addSpaceToSite',
         summary: 'Add a space to a site',

@@ -14,6 +14,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ spaces: SpacesService }> 
     '/orgs/:organizationId/spaces',
     {
       preValidation: optionalBody,
+      config: { idempotent: true },
       schema: {
         operationId: 'createSpace',
         summary: 'Create a space',

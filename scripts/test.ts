@@ -1,0 +1,66 @@
+/**
+ * `npm test` after type check and lint: the whole suite on SQLite, then, when TEST_DATABASE_URL
+ * is set, the whole suite again on PostgreSQL. The last lines say which backends ran. A backend
+ * that was asked for but cannot be reached fails the run; one that was not asked for is named as
+ * not tested.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import pg from 'pg';
+
+const files = readdirSync('test')
+  .filter((name) => name.endsWith('.test.ts'))
+  .sort()
+  .map((name) => `test/${name}`);
+
+interface Outcome {
+  backend: string;
+  ok: boolean;
+  detail: string;
+}
+
+function runSuite(backend: 'sqlite' | 'postgres'): Outcome {
+  process.stdout.write(`\n=== Test suite on ${backend} ===\n`);
+  const started = Date.now();
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
+    { stdio: 'inherit', env: { ...process.env, LIVERY_TEST_BACKEND: backend } },
+  );
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  return {
+    backend,
+    ok: result.status === 0,
+    detail: result.status === 0 ? `passed in ${seconds} s` : `FAILED (exit ${result.status})`,
+  };
+}
+
+async function postgresReachable(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const outcomes: Outcome[] = [runSuite('sqlite')];
+const url = process.env.TEST_DATABASE_URL;
+let notTested: string | undefined;
+if (url === undefined || url === '') {
+  notTested =
+    'PostgreSQL was NOT tested: set TEST_DATABASE_URL=postgres://… to run the suite on it';
+} else {
+  const problem = await postgresReachable(url);
+  if (problem === undefined) outcomes.push(runSuite('postgres'));
+  else outcomes.push({ backend: 'postgres', ok: false, detail: `UNREACHABLE (${problem})` });
+}
+
+process.stdout.write('\n=== Backends ===\n');
+for (const o of outcomes) process.stdout.write(`  ${o.backend}: ${o.detail}\n`);
+if (notTested !== undefined) process.stdout.write(`  ${notTested}\n`);
+process.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;

@@ -1,0 +1,187 @@
+import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import pg from 'pg';
+import type { PostgresConfig } from '../config.js';
+import { CHANGES_CHANNEL } from './change-notifications.js';
+import type { PoolStats } from './pool-stats.js';
+
+/**
+ * PostgreSQL through `pg`'s pool, with what Livery's read cache needs (see db/prepared.ts):
+ * a generation that changes whenever the database may have changed.
+ *
+ * - This process's own writes: every statement that is not a plain SELECT (including COMMIT)
+ *   moves the generation before it is sent and again once it is done, so no read that ran
+ *   beside an uncommitted write is kept past the commit.
+ * - Other processes' writes: triggers announce each committed change on CHANGES_CHANNEL
+ *   (migration 0002); a dedicated connection LISTENs and moves the generation on each one.
+ *   While that connection is down, there is no generation and nothing is cached.
+ * - "On the next request": an announcement reaches this process asynchronously, so a client
+ *   that got a write's answer from another process could ask here before it arrives. `fence()`
+ *   closes that window: it resolves once every change committed before it was called has been
+ *   heard (see ChangeListener.fence); requests await it before their first cached read.
+ */
+export class LiveryPostgres {
+  readonly dialect: PostgresDialect;
+  private readonly pool: pg.Pool;
+  private readonly listener: ChangeListener;
+  private writes = 0;
+
+  constructor(config: PostgresConfig) {
+    const options = {
+      connectionString: config.connectionString,
+      // Fail a request fast (503) rather than queue it forever while the server is unreachable.
+      connectionTimeoutMillis: 5_000,
+      options: `-c search_path=${config.schema}`,
+      // Names Livery's sessions in pg_stat_activity (per schema, for operators and tests).
+      application_name: config.schema === 'public' ? 'livery' : `livery:${config.schema}`,
+    };
+    this.pool = new pg.Pool({ ...options, max: config.poolSize });
+    // An idle client whose connection dies is dropped by the pool; without a listener the
+    // 'error' event would crash the process. The next query opens a new connection.
+    this.pool.on('error', () => {});
+    this.listener = new ChangeListener(options, config.schema);
+    this.dialect = new PostgresDialect({ pool: this.countingPool() });
+  }
+
+  generation(): string | undefined {
+    const heard = this.listener.heard();
+    return heard === undefined ? undefined : `${heard}.${this.writes}`;
+  }
+
+  fence(): Promise<void> {
+    return this.listener.fence();
+  }
+
+  stats(): PoolStats {
+    return {
+      size: this.pool.totalCount,
+      idle: this.pool.idleCount,
+      waiting: this.pool.waitingCount,
+    };
+  }
+
+  private countingPool(): PostgresPool {
+    const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+    const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+      let counting = wrapped.get(client);
+      if (counting === undefined) {
+        counting = {
+          query: async (sql: string, parameters: readonly unknown[]) => {
+            const write = !/^\s*select\b/i.test(sql);
+            if (write) this.writes += 1;
+            try {
+              return await client.query(sql, parameters as unknown[]);
+            } finally {
+              if (write) this.writes += 1;
+            }
+          },
+          release: () => client.release(),
+        } as unknown as PostgresPoolClient;
+        wrapped.set(client, counting);
+      }
+      return counting;
+    };
+    return {
+      connect: async () => wrap(await this.pool.connect()),
+      end: async () => {
+        this.listener.stop();
+        await this.pool.end();
+      },
+    };
+  }
+}
+
+/** One connection that LISTENs for change announcements, reconnecting when it is lost. */
+class ChangeListener {
+  private count = 0;
+  private client: pg.Client | undefined;
+  private listening = false;
+  private stopped = false;
+  private retryMs = 100;
+
+  constructor(
+    private readonly options: pg.ClientConfig,
+    private readonly schema: string,
+  ) {
+    void this.connect();
+  }
+
+  /** How many announcements were heard, or undefined while not listening. */
+  heard(): number | undefined {
+    return this.listening ? this.count : undefined;
+  }
+
+  /**
+   * Resolves once every change committed before the call has been heard. PostgreSQL signals
+   * listening sessions when a transaction commits, before its client is answered, and a session
+   * sends the notifications it has pending before it answers its next query. So the answer to a
+   * query sent on this connection after such a commit comes after its notification. Concurrent
+   * callers share one query; a caller that arrives while one is in flight waits for the next,
+   * since the one in flight may have been sent before that caller's commit.
+   */
+  fence(): Promise<void> {
+    if (this.inFlight === undefined) return this.startRound();
+    this.next ??= this.inFlight.then(() => {
+      this.next = undefined;
+      return this.startRound();
+    });
+    return this.next;
+  }
+
+  private inFlight: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
+  private startRound(): Promise<void> {
+    const round: Promise<void> = this.roundTrip().finally(() => {
+      if (this.inFlight === round) this.inFlight = undefined;
+    });
+    this.inFlight = round;
+    return round;
+  }
+
+  private async roundTrip(): Promise<void> {
+    const client = this.client;
+    if (client === undefined || !this.listening) return; // nothing is cached meanwhile
+    try {
+      await client.query(';');
+    } catch {
+      // The connection is lost: `lost()` stops caching until it is back.
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.listening = false;
+    void this.client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client(this.options);
+    this.client = client;
+    const lost = () => {
+      if (this.client !== client) return;
+      this.listening = false;
+      this.client = undefined;
+      void client.end().catch(() => {});
+      if (this.stopped) return;
+      setTimeout(() => void this.connect(), this.retryMs).unref();
+      this.retryMs = Math.min(this.retryMs * 2, 2_000);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      if (message.payload === this.schema) this.count += 1;
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANGES_CHANNEL}`);
+      if (this.stopped || this.client !== client) return;
+      // Anything may have changed while nobody listened: a new count starts a new generation.
+      this.count += 1;
+      this.listening = true;
+      this.retryMs = 100;
+    } catch {
+      lost();
+    }
+  }
+}
