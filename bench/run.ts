@@ -1,134 +1,260 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import {
+  buildLivery,
+  dropSchema,
+  type Measure,
+  machine,
+  measure,
+  median,
+  postgresTarget,
+  schemaUrl,
+  seed,
+  start,
+  startLivery,
+  stop,
+  TOKEN,
+} from './lib.js';
 
 /**
  * `npm run bench`: in one run, on loopback, in rounds that alternate the targets so that machine
  * noise hits them alike:
- *   ceiling  a bare node:http server answering a precomputed body of the same size;
- *   fastify  Fastify answering the same body with Livery's logging (the framework's share);
- *   GET      Livery's effective site-space customization (auth + database read in the path);
- *   PATCH    Livery's override PATCH, each request a real, durable write (synchronous=FULL).
- * Prints req/s, p50 and p99 per target (median over rounds) and the ratio to the ceiling.
+ *   ceiling          a bare node:http server answering a precomputed body of the same size;
+ *   fastify          Fastify answering the same body with Livery's logging (the framework's share);
+ *   GET <backend>    Livery's effective site-space customization (auth + database read);
+ *   PATCH <backend>  Livery's override PATCH, each request a new value: a real, durable write;
+ *                    all on one variant (one row: on PostgreSQL the writers queue on its lock);
+ *   PATCH spread <backend>  the same, each request to the next of 16 variants of the site;
+ *   mixed <backend>  90% GET / 10% PATCH of one variant: every connection cycles through nine
+ *                    GETs and one PATCH (one autocannon `requests` array), so every PATCH also
+ *                    invalidates what the next GETs read;
+ * with <backend> = sqlite (a new file, synchronous=FULL) and postgres (a second Livery process on
+ * a fresh schema of BENCH_DATABASE_URL / TEST_DATABASE_URL / the local server, dropped at the end;
+ * reported NOT MEASURED when unreachable). Prints req/s, p50 and p99 (median over rounds), the
+ * server's RSS under load and the ratio to the ceiling, then each target: met / NOT MET.
  */
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const TOKEN = 'gb_benchmark-token-0123456789abcdef';
+const WARMUP = Math.min(2, DURATION);
+/** Variants the `PATCH spread` target writes to, one after the other. */
+const SPREAD = 16;
+const KINDS = ['GET', 'PATCH', 'PATCH spread', 'mixed'] as const;
+type Kind = (typeof KINDS)[number];
 let written = 0;
 
-interface Measure {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
+type Backend = 'sqlite' | 'postgres';
+
+interface Target {
+  name: string;
+  options: autocannon.Options;
+  /** The server's pid, for its memory. */
+  pid?: number;
+}
+
+interface Livery {
+  backend: Backend;
+  child: ChildProcess;
+  getUrl: string;
+  patchUrl: string;
+  spreadPaths: string[];
+  body: string;
 }
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'livery-bench-'));
   const children: ChildProcess[] = [];
-  try {
-    const livery = await freePort();
-    await start(
-      children,
-      ['--import', 'tsx', 'src/server.ts'],
-      {
-        PORT: String(livery),
-        DATABASE_URL: `sqlite:${join(dir, 'livery.db')}`,
-        LIVERY_BOOTSTRAP_TOKEN: TOKEN,
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      },
-      async () =>
-        (await fetch(`http://127.0.0.1:${livery}/healthz`).catch(() => undefined))?.ok === true,
-      join(dir, 'livery.log'),
+  buildLivery(); // the servers run the compiled code, as `npm start` does
+  const postgres = await postgresTarget();
+  let schema: string | undefined;
+  if (!postgres.ok) {
+    process.stdout.write(
+      `\n${'!'.repeat(100)}\n!! PostgreSQL NOT MEASURED: ${postgres.url.replace(/\/\/[^@/]*@/, '//…@')} ` +
+        `is unreachable (${postgres.reason}).\n!! Set BENCH_DATABASE_URL=postgres://… to measure it.\n` +
+        `${'!'.repeat(100)}\n\n`,
     );
-    const { getUrl, patchUrl, body } = await seed(`http://127.0.0.1:${livery}`);
+    // Asked for by name and not there: the run did not do what it was asked to.
+    if (postgres.explicit) process.exitCode = 1;
+  }
+  try {
+    const liveries: Livery[] = [];
+    liveries.push(await startSeeded(children, 'sqlite', `sqlite:${join(dir, 'livery.db')}`, dir));
+    if (postgres.ok) {
+      const fresh = schemaUrl(postgres.url, 'bench');
+      schema = fresh.schema;
+      liveries.push(await startSeeded(children, 'postgres', fresh.url, dir));
+    }
+    const body = liveries[0]?.body ?? '';
+    for (const livery of liveries) {
+      if (livery.body !== body) throw new Error(`${livery.backend} answers another body`);
+    }
     const bodyFile = join(dir, 'body.json');
     writeFileSync(bodyFile, body);
     const ceiling = await startListening(children, 'bench/ceiling.ts', bodyFile, dir);
     const fastify = await startListening(children, 'bench/fastify-reference.ts', bodyFile, dir);
+    const path = new URL(liveries[0]?.getUrl ?? '').pathname;
 
-    const headers = { authorization: `Bearer ${TOKEN}` };
-    const targets: Record<string, autocannon.Options> = {
-      ceiling: { url: `http://127.0.0.1:${ceiling}/` },
-      fastify: { url: `http://127.0.0.1:${fastify}${new URL(getUrl).pathname}` },
-      GET: { url: getUrl, headers },
-      PATCH: {
-        url: patchUrl,
-        method: 'PATCH',
-        headers: { ...headers, 'content-type': 'application/json' },
-        // A new value every request, so every PATCH really writes (and fsyncs).
-        requests: [
-          {
-            setupRequest: (request) => {
-              written += 1;
-              return {
-                ...request,
-                body: JSON.stringify({ footer: { copyright: `c ${written}` } }),
-              };
-            },
-          },
-        ],
-      },
-    };
+    const targets: Target[] = [
+      { name: 'ceiling', options: { url: `http://127.0.0.1:${ceiling}/` } },
+      { name: 'fastify', options: { url: `http://127.0.0.1:${fastify}${path}` } },
+    ];
+    for (const kind of KINDS) {
+      for (const livery of liveries) {
+        targets.push({
+          name: `${kind} ${livery.backend}`,
+          options: liveryOptions(kind, livery),
+          ...(livery.child.pid === undefined ? {} : { pid: livery.child.pid }),
+        });
+      }
+    }
 
     process.stdout.write(
       `Livery benchmark: ${ROUNDS} rounds x ${DURATION}s per target, ${CONNECTIONS} connections, ` +
-        `${body.length}-byte body, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}\n`,
+        `${body.length}-byte body, ${machine()}` +
+        `${postgres.ok ? `, PostgreSQL ${postgres.version}` : ''}, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}\n`,
     );
-    await measure(targets.GET as autocannon.Options, 2); // warm-up: JIT, caches, statement cache
-    const results: Record<string, Measure[]> = { ceiling: [], fastify: [], GET: [], PATCH: [] };
+    // Warm-up: JIT, caches, statement caches, connection pools.
+    for (const target of targets) {
+      if (target.pid !== undefined && !target.name.startsWith('mixed')) {
+        await measure(target.options, WARMUP, CONNECTIONS);
+      }
+    }
+    const results = new Map<string, Measure[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const [name, options] of Object.entries(targets)) {
-        const m = await measure(options, DURATION);
-        results[name]?.push(m);
+      for (const target of targets) {
+        const m = await measure(target.options, DURATION, CONNECTIONS, target.pid);
+        results.get(target.name)?.push(m);
         process.stdout.write(
-          `  round ${round} ${name.padEnd(7)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms` +
+          `  round ${round} ${target.name.padEnd(21)} ${m.rps.toFixed(0).padStart(7)} req/s  ` +
+            `p50 ${m.p50} ms  p99 ${m.p99} ms${Number.isNaN(m.rssPeak) ? '' : `  RSS ${m.rssPeak.toFixed(0)} MiB`}` +
             `${m.non2xx + m.errors > 0 ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}\n`,
         );
       }
     }
-    report(results);
+    report(results, liveries, postgres.ok ? undefined : postgres.reason);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+    for (const child of children) await stop(child);
+    if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function measure(options: autocannon.Options, duration: number): Promise<Measure> {
-  const result = await autocannon({ connections: CONNECTIONS, ...options, duration });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+/** autocannon options of one Livery target. */
+function liveryOptions(kind: Kind, livery: Livery): autocannon.Options {
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  if (kind === 'GET') return { url: livery.getUrl, headers };
+  const url = livery.patchUrl;
+  const path = new URL(url).pathname;
+  // A new value every request, so every PATCH really writes (and is made durable).
+  const patch = (paths: string[]): autocannon.Request => ({
+    method: 'PATCH',
+    path,
+    headers: { ...headers, 'content-type': 'application/json' },
+    setupRequest: (request) => {
+      written += 1;
+      return {
+        ...request,
+        path: paths[written % paths.length] ?? path,
+        body: JSON.stringify({ footer: { copyright: `c ${written}` } }),
+      };
+    },
+  });
+  if (kind === 'PATCH') return { url, requests: [patch([path])] };
+  if (kind === 'PATCH spread') return { url, requests: [patch(livery.spreadPaths)] };
+  const get: autocannon.Request = { method: 'GET', path, headers };
+  return { url, requests: [...Array.from({ length: 9 }, () => ({ ...get })), patch([path])] };
 }
 
-function report(results: Record<string, Measure[]>): void {
-  const ceiling = median((results.ceiling ?? []).map((m) => m.rps));
+/** A Livery process on a new database, seeded through its API. */
+async function startSeeded(
+  children: ChildProcess[],
+  backend: Backend,
+  databaseUrl: string,
+  dir: string,
+): Promise<Livery> {
+  const { base, child } = await startLivery(children, databaseUrl, join(dir, `${backend}.log`));
+  return { backend, child, ...(await seed(base, SPREAD)) };
+}
+
+const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '-' : n.toFixed(digits));
+
+function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMissing?: string) {
+  const ceiling = median((results.get('ceiling') ?? []).map((m) => m.rps));
+  const summary = new Map<string, { rps: number; p50: number; p99: number; rss: number }>();
   process.stdout.write(
-    '\n| target | req/s (median) | p50 ms | p99 ms | ratio to ceiling |\n|---|---|---|---|---|\n',
+    '\n| target | req/s (median) | p50 ms | p99 ms | server RSS under load, MiB (peak sampled / VmHWM) | ratio to ceiling |\n' +
+      '|---|---|---|---|---|---|\n',
   );
-  for (const [name, measures] of Object.entries(results)) {
+  for (const [name, measures] of results) {
     const rps = median(measures.map((m) => m.rps));
     const p50 = median(measures.map((m) => m.p50));
     const p99 = median(measures.map((m) => m.p99));
+    const rss = Math.max(...measures.map((m) => m.rssPeak));
+    const hwm = Math.max(...measures.map((m) => m.hwm));
+    summary.set(name, { rps, p50, p99, rss: hwm });
     const failures = measures.reduce((n, m) => n + m.non2xx + m.errors, 0);
     process.stdout.write(
-      `| ${name} | ${rps.toFixed(0)} | ${p50} | ${p99} | ${((100 * rps) / ceiling).toFixed(1)}% |` +
-        `${failures > 0 ? ` ${failures} failed requests` : ''}\n`,
+      `| ${name} | ${rps.toFixed(0)} | ${p50} | ${p99} | ${Number.isNaN(rss) ? '-' : `${fmt(rss)} / ${fmt(hwm)}`} | ` +
+        `${((100 * rps) / ceiling).toFixed(1)}% |${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
     );
+  }
+  if (postgresMissing !== undefined) {
+    for (const kind of KINDS) {
+      process.stdout.write(`| ${kind} postgres | NOT MEASURED: ${postgresMissing} | | | | |\n`);
+    }
+  }
+
+  const ratio = (name: string) => (100 * (summary.get(name)?.rps ?? Number.NaN)) / ceiling;
+  const checks: [string, number | undefined, (v: number) => boolean, (v: number) => string][] = [
+    [
+      'GET sqlite >= 40% of the ceiling',
+      ratio('GET sqlite'),
+      (v) => v >= 40,
+      (v) => `${v.toFixed(1)}%`,
+    ],
+    [
+      'GET postgres >= 25% of the ceiling',
+      summary.has('GET postgres') ? ratio('GET postgres') : undefined,
+      (v) => v >= 25,
+      (v) => `${v.toFixed(1)}%`,
+    ],
+    [
+      'PATCH sqlite >= 2,000 req/s',
+      summary.get('PATCH sqlite')?.rps,
+      (v) => v >= 2000,
+      (v) => `${v.toFixed(0)} req/s`,
+    ],
+  ];
+  for (const livery of liveries) {
+    const peak = Math.max(
+      ...[...summary].filter(([n]) => n.endsWith(` ${livery.backend}`)).map(([, s]) => s.rss),
+    );
+    checks.push([
+      `RSS under load < 200 MiB (${livery.backend} process, VmHWM)`,
+      peak,
+      (v) => v < 200,
+      (v) => `${v.toFixed(0)} MiB`,
+    ]);
+  }
+  if (postgresMissing !== undefined) {
+    checks.push([
+      'RSS under load < 200 MiB (postgres process, VmHWM)',
+      undefined,
+      () => false,
+      String,
+    ]);
+  }
+  process.stdout.write('\nTargets:\n');
+  for (const [what, value, ok, show] of checks) {
+    const verdict =
+      value === undefined || Number.isNaN(value)
+        ? 'NOT MEASURED (PostgreSQL unreachable)'
+        : `${show(value)}: ${ok(value) ? 'met' : 'NOT MET'}`;
+    process.stdout.write(`  ${what.padEnd(52)} ${verdict}\n`);
   }
 }
 
@@ -151,92 +277,6 @@ async function startListening(
   return Number(port());
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/** Starts a process with its output in a log file; resolves once `ready` says so. */
-async function start(
-  children: ChildProcess[],
-  args: string[],
-  env: Record<string, string>,
-  ready: () => Promise<boolean>,
-  logFile: string,
-): Promise<void> {
-  const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', log, log],
-  });
-  children.push(child);
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    if (await ready()) return;
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${args.join(' ')} did not start:\n${readFileSync(logFile, 'utf8')}`);
-}
-
 /** A site with a realistic customization and a variant with an override, through the API. */
-async function seed(base: string) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 || res.status === 205
-      ? {}
-      : ((await res.json()) as Record<string, unknown>);
-  };
-  const orgs = (await call('GET', '/v1/orgs')) as { items: { id: string }[] };
-  const orgId = orgs.items[0]?.id ?? '';
-  const site = await call('POST', `/v1/orgs/${orgId}/sites`, {
-    title: 'Benchmark',
-    spaces: 'empty',
-  });
-  const siteBase = `/v1/orgs/${orgId}/sites/${String(site.id)}`;
-  const space = await call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Deutsch' });
-  const variant = await call('POST', `${siteBase}/site-spaces`, { spaceId: space.id });
-  const link = (title: string) => ({
-    title,
-    to: { kind: 'url', url: `https://example.com/${title}` },
-  });
-  await call('PUT', `${siteBase}/customization`, {
-    title: 'Benchmark docs',
-    styling: { primaryColor: { light: '#0b5fff', dark: '#7aa7ff' }, corners: 'circular' },
-    favicon: { emoji: '📘' },
-    header: {
-      logo: { light: 'https://example.com/logo.svg', dark: 'https://example.com/logo-dark.svg' },
-      links: [
-        { ...link('Guides'), links: [link('Start'), link('Install')] },
-        { ...link('API'), style: 'button-primary', links: [] },
-      ],
-    },
-    footer: {
-      groups: [{ title: 'Product', links: [link('Pricing'), link('Changelog')] }],
-      copyright: '© Benchmark',
-    },
-    announcement: { enabled: true, message: 'Version 2 is out', style: 'info', link: link('v2') },
-  });
-  const patchUrl = `${base}${siteBase}/site-spaces/${String(variant.id)}/customization`;
-  await call('PATCH', patchUrl.slice(base.length), {
-    title: 'Benchmark-Doku',
-    internationalization: { locale: 'de' },
-  });
-  const res = await fetch(patchUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
-  return { getUrl: patchUrl, patchUrl, body: await res.text() };
-}
 
 await main();

@@ -43,7 +43,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // a server that did not start must not outlive the test
       reject(new Error(`server did not start:\n${out}\n${err}`));
-    }, 20_000);
+    }, 60_000);
     const check = () => {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (match?.[1] !== undefined) {

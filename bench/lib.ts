@@ -1,0 +1,325 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { openSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+/** What bench/run.ts and bench/scale.ts share: processes, measurement, PostgreSQL schemas. */
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const TOKEN = 'gb_benchmark-token-0123456789abcdef';
+const MIB = 1024 * 1024;
+
+export interface Measure {
+  rps: number;
+  /** Latency percentiles in ms, from every 2xx response (autocannon's own are whole ms). */
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Highest VmRSS sampled (every 100 ms) during the run, MiB; NaN without a pid. */
+  rssPeak: number;
+  /** VmHWM (the process's peak RSS since it started) at the end of the run, MiB. */
+  hwm: number;
+}
+
+/**
+ * One autocannon run. Latencies are recorded from autocannon's `response` events with
+ * sub-millisecond precision; the server's memory is sampled from /proc/<pid>/status meanwhile.
+ */
+export async function measure(
+  options: autocannon.Options,
+  duration: number,
+  connections: number,
+  pid?: number,
+): Promise<Measure> {
+  let latencies = new Float64Array(1 << 16);
+  let count = 0;
+  let rssPeak = Number.NaN;
+  const sample = () => {
+    if (pid === undefined) return;
+    const rss = memoryOf(pid).rss;
+    if (!(rss <= rssPeak)) rssPeak = rss;
+  };
+  sample();
+  const sampler = setInterval(sample, 100);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ connections, ...options, duration }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode < 200 || statusCode >= 300) return;
+      if (count === latencies.length) {
+        const grown = new Float64Array(latencies.length * 2);
+        grown.set(latencies);
+        latencies = grown;
+      }
+      latencies[count++] = responseTime;
+    });
+  });
+  clearInterval(sampler);
+  sample();
+  const sorted = latencies.subarray(0, count).sort();
+  const at = (q: number) => sorted[Math.min(count - 1, Math.floor(q * count))] ?? Number.NaN;
+  return {
+    rps: result.requests.average,
+    p50: round2(at(0.5)),
+    p99: round2(at(0.99)),
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    rssPeak,
+    hwm: pid === undefined ? Number.NaN : memoryOf(pid).hwm,
+  };
+}
+
+/** VmRSS and VmHWM of a process, in MiB (NaN once it is gone). */
+export function memoryOf(pid: number): { rss: number; hwm: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    return { rss: (kib('VmRSS') * 1024) / MIB, hwm: (kib('VmHWM') * 1024) / MIB };
+  } catch {
+    return { rss: Number.NaN, hwm: Number.NaN };
+  }
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts a process with its output in a log file; resolves once `ready` says so. */
+export async function start(
+  children: ChildProcess[],
+  args: string[],
+  env: Record<string, string>,
+  ready: () => Promise<boolean>,
+  logFile: string,
+): Promise<ChildProcess> {
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', log, log],
+  });
+  children.push(child);
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    if (await ready()) return child;
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${args.join(' ')} did not start:\n${readFileSync(logFile, 'utf8')}`);
+}
+
+/**
+ * A Livery server process as `npm start` runs it (`dist/server.js`, compiled by `buildLivery`)
+ * on a free port; resolves once /healthz answers.
+ */
+export async function startLivery(
+  children: ChildProcess[],
+  databaseUrl: string,
+  logFile: string,
+  extraEnv: Record<string, string> = {},
+  /** node flags before npm start's own, e.g. --cpu-prof (not allowed in NODE_OPTIONS). */
+  nodeFlags: string[] = [],
+): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = await start(
+    children,
+    [...nodeFlags, ...startCommand()],
+    {
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      LIVERY_BOOTSTRAP_TOKEN: TOKEN,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      // One token sends every request: the per-token limit (docs/operations.md) stays in the
+      // path, as in production, but high enough never to answer 429.
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      // e.g. BENCH_NODE_OPTIONS=--max-semi-space-size=4 to see what V8's heap sizing costs.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      ...extraEnv,
+    },
+    async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true,
+    logFile,
+  );
+  return { base, child };
+}
+
+/**
+ * The arguments of `node` in package.json's `start` script (`… && node <flags> dist/server.js`):
+ * the benchmarks measure the process exactly as `npm start` runs it, V8 flags included.
+ */
+function startCommand(): string[] {
+  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+  const command = /&& node (.+)$/.exec(String(scripts.start))?.[1];
+  if (command === undefined) throw new Error('package.json: start is not `… && node …`');
+  return command.split(/\s+/);
+}
+
+/** `npm run build`: what `npm start` does before it starts the server. */
+export function buildLivery(): void {
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error(`the build failed (exit ${result.status})`);
+}
+
+/**
+ * Seeds a fresh Livery through its API: a site with a realistic customization (header links,
+ * footer groups, announcement, logo) and 2 + `spread` variants. GET reads the first; PATCH and
+ * mixed write the second, so that the GET body stays the bytes the ceiling and the Fastify
+ * reference answer; the `spread` others are for the PATCH target that spreads its writes.
+ */
+export async function seed(base: string, spread: number) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 || res.status === 205
+      ? {}
+      : ((await res.json()) as Record<string, unknown>);
+  };
+  const orgs = (await call('GET', '/v1/orgs')) as { items: { id: string }[] };
+  const orgId = orgs.items[0]?.id ?? '';
+  const site = await call('POST', `/v1/orgs/${orgId}/sites`, {
+    title: 'Benchmark',
+    spaces: 'empty',
+  });
+  const siteBase = `/v1/orgs/${orgId}/sites/${String(site.id)}`;
+  const variants: Record<string, unknown>[] = [];
+  for (let i = 0; i < 2 + spread; i++) {
+    const space = await call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Deutsch' });
+    variants.push(await call('POST', `${siteBase}/site-spaces`, { spaceId: space.id }));
+  }
+  const link = (title: string) => ({
+    title,
+    to: { kind: 'url', url: `https://example.com/${title}` },
+  });
+  await call('PUT', `${siteBase}/customization`, {
+    title: 'Benchmark docs',
+    styling: { primaryColor: { light: '#0b5fff', dark: '#7aa7ff' }, corners: 'circular' },
+    favicon: { emoji: '📘' },
+    header: {
+      logo: { light: 'https://example.com/logo.svg', dark: 'https://example.com/logo-dark.svg' },
+      links: [
+        { ...link('Guides'), links: [link('Start'), link('Install')] },
+        { ...link('API'), style: 'button-primary', links: [] },
+      ],
+    },
+    footer: {
+      groups: [{ title: 'Product', links: [link('Pricing'), link('Changelog')] }],
+      copyright: '© Benchmark',
+    },
+    announcement: { enabled: true, message: 'Version 2 is out', style: 'info', link: link('v2') },
+  });
+  const [getUrl, patchUrl, ...spreadUrls] = variants.map(
+    (variant) => `${base}${siteBase}/site-spaces/${String(variant.id)}/customization`,
+  ) as [string, string, ...string[]];
+  for (const url of [getUrl, patchUrl]) {
+    await call('PATCH', url.slice(base.length), {
+      title: 'Benchmark-Doku',
+      internationalization: { locale: 'de' },
+    });
+  }
+  const res = await fetch(getUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return {
+    getUrl,
+    patchUrl,
+    spreadPaths: spreadUrls.map((u) => new URL(u).pathname),
+    body: await res.text(),
+  };
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The machine, for the report header. */
+export function machine(): string {
+  return `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+export type PostgresTarget =
+  | { ok: true; url: string; version: string }
+  | { ok: false; url: string; reason: string; explicit: boolean };
+
+/**
+ * The PostgreSQL to measure: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server
+ * (postgres://postgres@127.0.0.1:5432/test). Unreachable: `ok: false` with the reason, which the
+ * caller reports as NOT MEASURED.
+ */
+export async function postgresTarget(): Promise<PostgresTarget> {
+  const explicit = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  const url = explicit ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const client = new pg.Client({ connectionString: plain(url), connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ v: string }>(
+      "select current_setting('server_version') as v",
+    );
+    return { ok: true, url, version: rows[0]?.v ?? '?' };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message || String(error) : String(error);
+    return { ok: false, url, reason, explicit: explicit !== undefined };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Runs statements on the target's database, outside Livery (own connection). */
+export async function adminQuery(url: string, text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: plain(url) });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL without Livery's own `schema` parameter, for `pg` itself. */
+function plain(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.delete('schema');
+  return parsed.toString();
+}
+
+/** A fresh schema name and Livery's DATABASE_URL for it (Livery creates it at start-up). */
+export function schemaUrl(base: string, prefix: string): { url: string; schema: string } {
+  const schema = `${prefix}_${Math.random().toString(36).slice(2, 10)}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', schema);
+  return { url: url.toString(), schema };
+}
+
+export async function dropSchema(base: string, schema: string): Promise<void> {
+  await adminQuery(base, `drop schema if exists "${schema}" cascade`);
+}
