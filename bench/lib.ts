@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { startCommand, TSC } from '../scripts/start-command.js';
 
 /** What bench/run.ts and bench/scale.ts share: processes, measurement, PostgreSQL schemas. */
 
@@ -26,6 +27,12 @@ export interface Measure {
   rssPeak: number;
   /** VmHWM (the process's peak RSS since it started) at the end of the run, MiB. */
   hwm: number;
+  /**
+   * The server's CPU time (user + system, from /proc/<pid>/stat) per completed request, µs: what
+   * a request costs the server, much less sensitive than req/s to what else the machine does.
+   * NaN without a pid.
+   */
+  cpuPerRequest: number;
 }
 
 /**
@@ -47,6 +54,7 @@ export async function measure(
     if (!(rss <= rssPeak)) rssPeak = rss;
   };
   sample();
+  const cpuBefore = pid === undefined ? Number.NaN : cpuSecondsOf(pid);
   const sampler = setInterval(sample, 100);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ connections, ...options, duration }, (error, done) =>
@@ -64,6 +72,7 @@ export async function measure(
   });
   clearInterval(sampler);
   sample();
+  const cpu = pid === undefined ? Number.NaN : cpuSecondsOf(pid) - cpuBefore;
   const sorted = latencies.subarray(0, count).sort();
   const at = (q: number) => sorted[Math.min(count - 1, Math.floor(q * count))] ?? Number.NaN;
   return {
@@ -75,7 +84,20 @@ export async function measure(
     errors: result.errors + result.timeouts,
     rssPeak,
     hwm: pid === undefined ? Number.NaN : memoryOf(pid).hwm,
+    cpuPerRequest: round2((cpu * 1e6) / result.requests.total),
   };
+}
+
+/** User + system CPU time of a process so far, in seconds (clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name (which may contain spaces): state is field 3, utime 14.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** VmRSS and VmHWM of a process, in MiB (NaN once it is gone). */
@@ -143,7 +165,7 @@ export async function startLivery(
   const base = `http://127.0.0.1:${port}`;
   const child = await start(
     children,
-    [...nodeFlags, ...startCommand()],
+    [...nodeFlags, ...startCommand().nodeArgs],
     {
       PORT: String(port),
       DATABASE_URL: databaseUrl,
@@ -162,21 +184,9 @@ export async function startLivery(
   return { base, child };
 }
 
-/**
- * The arguments of `node` in package.json's `start` script (`… && node <flags> dist/server.js`):
- * the benchmarks measure the process exactly as `npm start` runs it, V8 flags included.
- */
-function startCommand(): string[] {
-  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
-  const command = /&& node (.+)$/.exec(String(scripts.start))?.[1];
-  if (command === undefined) throw new Error('package.json: start is not `… && node …`');
-  return command.split(/\s+/);
-}
-
-/** `npm run build`: what `npm start` does before it starts the server. */
+/** The build step of `npm start` (`npm run build`). */
 export function buildLivery(): void {
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  const result = spawnSync(process.execPath, [TSC, ...startCommand().tscArgs], {
     cwd: ROOT,
     stdio: 'inherit',
   });

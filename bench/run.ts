@@ -98,16 +98,25 @@ async function main(): Promise<void> {
     const fastify = await startListening(children, 'bench/fastify-reference.ts', bodyFile, dir);
     const path = new URL(liveries[0]?.getUrl ?? '').pathname;
 
+    const pidOf = (pid: number | undefined) => (pid === undefined ? {} : { pid });
     const targets: Target[] = [
-      { name: 'ceiling', options: { url: `http://127.0.0.1:${ceiling}/` } },
-      { name: 'fastify', options: { url: `http://127.0.0.1:${fastify}${path}` } },
+      {
+        name: 'ceiling',
+        options: { url: `http://127.0.0.1:${ceiling.port}/` },
+        ...pidOf(ceiling.pid),
+      },
+      {
+        name: 'fastify',
+        options: { url: `http://127.0.0.1:${fastify.port}${path}` },
+        ...pidOf(fastify.pid),
+      },
     ];
     for (const kind of KINDS) {
       for (const livery of liveries) {
         targets.push({
           name: `${kind} ${livery.backend}`,
           options: liveryOptions(kind, livery),
-          ...(livery.child.pid === undefined ? {} : { pid: livery.child.pid }),
+          ...pidOf(livery.child.pid),
         });
       }
     }
@@ -130,7 +139,7 @@ async function main(): Promise<void> {
         results.get(target.name)?.push(m);
         process.stdout.write(
           `  round ${round} ${target.name.padEnd(21)} ${m.rps.toFixed(0).padStart(7)} req/s  ` +
-            `p50 ${m.p50} ms  p99 ${m.p99} ms${Number.isNaN(m.rssPeak) ? '' : `  RSS ${m.rssPeak.toFixed(0)} MiB`}` +
+            `p50 ${m.p50} ms  p99 ${m.p99} ms${Number.isNaN(m.rssPeak) ? '' : `  RSS ${m.rssPeak.toFixed(0)} MiB  CPU ${m.cpuPerRequest} µs/req`}` +
             `${m.non2xx + m.errors > 0 ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}\n`,
         );
       }
@@ -186,9 +195,10 @@ function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMis
   const ceiling = median((results.get('ceiling') ?? []).map((m) => m.rps));
   const summary = new Map<string, { rps: number; p50: number; p99: number; rss: number }>();
   process.stdout.write(
-    '\n| target | req/s (median) | p50 ms | p99 ms | server RSS under load, MiB (peak sampled / VmHWM) | ratio to ceiling |\n' +
-      '|---|---|---|---|---|---|\n',
+    '\n| target | req/s (median) | p50 ms | p99 ms | server RSS under load, MiB (peak sampled / VmHWM) | ratio to ceiling | server CPU µs/request | CPU vs ceiling |\n' +
+      '|---|---|---|---|---|---|---|---|\n',
   );
+  const cpuOf = new Map<string, number>();
   for (const [name, measures] of results) {
     const rps = median(measures.map((m) => m.rps));
     const p50 = median(measures.map((m) => m.p50));
@@ -197,9 +207,13 @@ function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMis
     const hwm = Math.max(...measures.map((m) => m.hwm));
     summary.set(name, { rps, p50, p99, rss: hwm });
     const failures = measures.reduce((n, m) => n + m.non2xx + m.errors, 0);
+    const cpu = median(measures.map((m) => m.cpuPerRequest));
+    cpuOf.set(name, cpu);
+    const cpuRatio = cpu / (cpuOf.get('ceiling') ?? Number.NaN);
     process.stdout.write(
       `| ${name} | ${rps.toFixed(0)} | ${p50} | ${p99} | ${Number.isNaN(rss) ? '-' : `${fmt(rss)} / ${fmt(hwm)}`} | ` +
-        `${((100 * rps) / ceiling).toFixed(1)}% |${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
+        `${((100 * rps) / ceiling).toFixed(1)}% | ${fmt(cpu)} | ${fmt(cpuRatio, 2)}x |` +
+        `${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
     );
   }
   if (postgresMissing !== undefined) {
@@ -264,17 +278,17 @@ async function startListening(
   script: string,
   bodyFile: string,
   dir: string,
-): Promise<number> {
+): Promise<{ port: number; pid: number | undefined }> {
   const log = join(dir, `${script.replace(/\W/g, '-')}.log`);
   const port = () => /listening (\d+)/.exec(readFileSync(log, 'utf8'))?.[1];
-  await start(
+  const child = await start(
     children,
     ['--import', 'tsx', script, bodyFile],
     {},
     async () => port() !== undefined,
     log,
   );
-  return Number(port());
+  return { port: Number(port()), pid: child.pid };
 }
 
 /** A site with a realistic customization and a variant with an override, through the API. */

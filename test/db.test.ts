@@ -41,16 +41,20 @@ describe('cached reads (prepareCached) never answer older data than the database
 
   test('a commit by another connection is seen by the next read', async () => {
     let executions = 0;
-    const title = prepareCached(db, (id: string) => {
-      executions += 1;
-      return db.selectFrom('organizations').select('title').where('id', '=', id);
-    });
+    const title = prepareCached(
+      db,
+      (id: string) => {
+        executions += 1;
+        return db.selectFrom('organizations').select('title').where('id', '=', id);
+      },
+      ([row]) => row?.title,
+    );
     // Each read runs in its own macrotask, as requests do.
     const fence = freshnessFenceOf(db);
     const read = async () => {
       await new Promise((resolve) => setImmediate(resolve));
       await fence?.(); // what every /v1 request does first (PostgreSQL)
-      return (await title('o1'))[0]?.title;
+      return title('o1');
     };
     assert.equal(await read(), 'First');
     assert.equal(await read(), 'First');

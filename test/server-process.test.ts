@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { startCommand, TSC } from '../scripts/start-command.js';
 import { run, startServer } from './helpers/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'livery-process-'));
@@ -130,6 +131,33 @@ describe('the server process (npm start)', () => {
       assert.equal(firstItem(orgs.body).title, 'Automation');
     } finally {
       await server.stop();
+    }
+  });
+
+  test('npm start: the compiled server (dist/) builds, serves and drains like the sources', async () => {
+    const { tscArgs, nodeArgs } = startCommand();
+    const build = await run([TSC, ...tscArgs], {});
+    assert.equal(build.code, 0, `${build.stdout}${build.stderr}`);
+    const server = await startServer({ DATABASE_URL: database }, nodeArgs);
+    let stopped = false;
+    try {
+      const orgs = await call(`${server.url}/v1/orgs`, token);
+      assert.equal(orgs.status, 200);
+      const org = firstItem(orgs.body);
+      const site = await call(`${server.url}/v1/orgs/${org.id}/sites`, token, 'POST', {
+        title: 'Compiled',
+      });
+      assert.equal(site.status, 201);
+      const customization = `${server.url}/v1/orgs/${org.id}/sites/${site.body.id}/customization`;
+      const put = await call(customization, token, 'PUT', { title: 'From dist' });
+      assert.equal(put.status, 200);
+      assert.equal((await call(customization, token)).body.title, 'From dist');
+      const docs = await fetch(`${server.url}/openapi.json`);
+      assert.equal(docs.status, 200);
+      stopped = true;
+      assert.equal(await server.stop(), 0, 'SIGTERM drains and exits 0');
+    } finally {
+      if (!stopped) await server.stop('SIGKILL');
     }
   });
 

@@ -33,32 +33,37 @@ export function prepare<Row, Args extends string[]>(
 }
 
 /**
- * `prepare`, with the rows of recent argument values kept in memory and reused while the
+ * `prepare`, with the result of recent argument values kept in memory and reused while the
  * database generation is unchanged (see generationOf in db/database.ts): any commit, by this
  * process or another one, makes every kept result stale, so a read never answers older data than
  * the database holds. Reading the generation costs a small fraction of a query, which is the
  * point: the hot reads of every request (the token, the customization) then cost a map lookup
  * while nothing changes, and exactly one query after anything did.
+ *
+ * `map` turns the rows into what callers use, once per query rather than once per request; a
+ * cached result is the same object on every hit (callers must not change it), so callers may
+ * derive further values from it once, keyed by identity (customization/service.ts does).
  */
-export function prepareCached<Row, Args extends string[]>(
+export function prepareCached<Row, Args extends string[], Result>(
   db: Db,
   build: (...args: Args) => Compilable<Row>,
+  map: (rows: Row[]) => Result,
   maxEntries = 10_000,
-): (...args: Args) => Promise<Row[]> {
+): (...args: Args) => Promise<Result> {
   const run = prepare(db, build);
   const generation = generationOf(db);
-  const cache = new Map<string, { generation: string; rows: Row[] }>();
+  const cache = new Map<string, { generation: string; result: Result }>();
   return async (...args) => {
-    // Read before querying: should a write land in between, the rows carry the older generation
-    // and are simply refetched next time.
+    // Read before querying: should a write land in between, the result carries the older
+    // generation and is simply refetched next time.
     const current = generation();
-    if (current === undefined) return run(...args);
+    if (current === undefined) return map(await run(...args));
     const key = args.join('\u0000');
     const hit = cache.get(key);
-    if (hit?.generation === current) return hit.rows;
-    const rows = await run(...args);
+    if (hit?.generation === current) return hit.result;
+    const result = map(await run(...args));
     if (cache.size >= maxEntries) cache.clear(); // stale entries are harmless; only memory matters
-    cache.set(key, { generation: current, rows });
-    return rows;
+    cache.set(key, { generation: current, result });
+    return result;
   };
 }

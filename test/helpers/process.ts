@@ -13,11 +13,16 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/server.ts` as `npm start` does, on a free port, and resolves once it listens.
+ * Starts the server (by default `src/server.ts` through tsx) on a free port, and resolves once
+ * it listens.
  * `env` is added to a minimal environment (no inherited DATABASE_URL or PORT).
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export async function startServer(
+  env: Record<string, string>,
+  /** `node`'s arguments: the sources through tsx, or the compiled server (see npm start). */
+  nodeArgs: string[] = ['--import', 'tsx', 'src/server.ts'],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

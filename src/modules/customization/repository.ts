@@ -88,24 +88,31 @@ export class CustomizationRepository {
   private readonly variantQuery;
 
   constructor(private readonly db: Db) {
-    this.siteQuery = prepareCached(db, (organizationId: string, siteId: string) =>
-      selectSite(db, organizationId, siteId),
+    this.siteQuery = prepareCached(
+      db,
+      (organizationId: string, siteId: string) => selectSite(db, organizationId, siteId),
+      ([row]) => row && toSite(row),
     );
     this.variantQuery = prepareCached(
       db,
       (organizationId: string, siteId: string, siteSpaceId: string) =>
         selectVariant(db, organizationId, siteId, siteSpaceId),
+      ([row]) => row && toVariant(row),
     );
   }
 
-  async readSite(organizationId: string, siteId: string) {
-    const [row] = await this.siteQuery(organizationId, siteId);
-    return row && toSite(row);
+  /** The same record object while the database is unchanged: do not modify it. */
+  readSite(organizationId: string, siteId: string): Promise<SiteCustomizationRecord | undefined> {
+    return this.siteQuery(organizationId, siteId);
   }
 
-  async readVariant(organizationId: string, siteId: string, siteSpaceId: string) {
-    const [row] = await this.variantQuery(organizationId, siteId, siteSpaceId);
-    return row && toVariant(row);
+  /** The same record object while the database is unchanged: do not modify it. */
+  readVariant(
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+  ): Promise<VariantCustomizationRecord | undefined> {
+    return this.variantQuery(organizationId, siteId, siteSpaceId);
   }
 
   /** Runs a read-modify-write unit; its result is returned once it is durably committed. */

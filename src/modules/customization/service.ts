@@ -36,6 +36,12 @@ const CACHE_SIZE = 10_000;
  */
 export class CustomizationService {
   private readonly cache = new Map<string, Representation>();
+  /**
+   * The representation made from a record object. The repository answers the same (unchanged)
+   * record object while the database is unchanged, so a GET then costs one lookup here; the
+   * cache above still spares the merge when only other rows changed.
+   */
+  private readonly byRecord = new WeakMap<VariantCustomizationRecord, Representation>();
 
   constructor(private readonly repo: CustomizationRepository) {}
 
@@ -123,9 +129,14 @@ export class CustomizationService {
   }
 
   private variantRepresentation(record: VariantCustomizationRecord): Representation {
+    const known = this.byRecord.get(record);
+    if (known !== undefined) return known;
     const etag = variantEtag(record);
     const cached = this.cache.get(record.siteSpaceId);
-    if (cached?.etag === etag) return cached;
+    if (cached?.etag === etag) {
+      this.byRecord.set(record, cached);
+      return cached;
+    }
 
     const site = siteRepresentation(record);
     const json =
@@ -141,6 +152,7 @@ export class CustomizationService {
       ),
     };
     this.remember(record.siteSpaceId, representation);
+    this.byRecord.set(record, representation);
     return representation;
   }
 

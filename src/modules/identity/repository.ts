@@ -12,6 +12,18 @@ export interface ActiveToken {
   role: string | undefined;
 }
 
+const toActiveToken = (row: {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  role: string | null;
+}): ActiveToken => ({
+  id: row.id,
+  userId: row.user_id,
+  hash: row.token_hash,
+  role: row.role ?? undefined,
+});
+
 /** Users, organizations, memberships and API tokens. */
 export class IdentityRepository {
   // Run on every request: prepared once, cached while the database is unchanged (db/prepared.ts).
@@ -19,34 +31,39 @@ export class IdentityRepository {
   private readonly activeTokenWithRole;
 
   constructor(private readonly db: Db) {
-    this.activeToken = prepareCached(db, (hash: string) =>
-      db
-        .selectFrom('api_tokens')
-        .select(['id', 'user_id', 'token_hash'])
-        .where('token_hash', '=', hash)
-        .where('revoked_at', 'is', null),
+    this.activeToken = prepareCached(
+      db,
+      (hash: string) =>
+        db
+          .selectFrom('api_tokens')
+          .select(['id', 'user_id', 'token_hash'])
+          .where('token_hash', '=', hash)
+          .where('revoked_at', 'is', null),
+      ([row]) => row && toActiveToken({ ...row, role: null }),
     );
-    this.activeTokenWithRole = prepareCached(db, (hash: string, organizationId: string) =>
-      db
-        .selectFrom('api_tokens as t')
-        .leftJoin('memberships as m', (join) =>
-          join.onRef('m.user_id', '=', 't.user_id').on('m.organization_id', '=', organizationId),
-        )
-        .select(['t.id', 't.user_id', 't.token_hash', 'm.role'])
-        .where('t.token_hash', '=', hash)
-        .where('t.revoked_at', 'is', null),
+    this.activeTokenWithRole = prepareCached(
+      db,
+      (hash: string, organizationId: string) =>
+        db
+          .selectFrom('api_tokens as t')
+          .leftJoin('memberships as m', (join) =>
+            join.onRef('m.user_id', '=', 't.user_id').on('m.organization_id', '=', organizationId),
+          )
+          .select(['t.id', 't.user_id', 't.token_hash', 'm.role'])
+          .where('t.token_hash', '=', hash)
+          .where('t.revoked_at', 'is', null),
+      ([row]) => row && toActiveToken(row),
     );
   }
 
-  /** The active token with that hash and, when an organization is named, the user's role in it. */
-  async findActiveToken(hash: string, organizationId?: string): Promise<ActiveToken | undefined> {
-    const [row] =
-      organizationId === undefined
-        ? (await this.activeToken(hash)).map((r) => ({ ...r, role: null }))
-        : await this.activeTokenWithRole(hash, organizationId);
-    return (
-      row && { id: row.id, userId: row.user_id, hash: row.token_hash, role: row.role ?? undefined }
-    );
+  /**
+   * The active token with that hash and, when an organization is named, the user's role in it.
+   * The same object while the database is unchanged: do not modify it.
+   */
+  findActiveToken(hash: string, organizationId?: string): Promise<ActiveToken | undefined> {
+    return organizationId === undefined
+      ? this.activeToken(hash)
+      : this.activeTokenWithRole(hash, organizationId);
   }
 
   async findUser(id: string): Promise<UserRow | undefined> {
