@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { openSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
