@@ -41,11 +41,13 @@ export function openDatabase(config: DatabaseConfig): Db {
 function openSqlite({ filename, synchronous }: SqliteConfig): SQLite.Database {
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   const db = new SQLite(filename);
-  // WAL lets readers (another Livery process, the CLI, a backup) work while a write commits;
-  // busy_timeout makes a second process wait for the write lock instead of failing at once.
+  // busy_timeout makes a second process wait for a lock instead of failing at once; it comes
+  // first because switching a new file to WAL takes a lock too (two processes starting together
+  // on a new file both switch it). WAL lets readers (another Livery process, the CLI, a backup)
+  // work while a write commits.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
-  db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   return db;
 }

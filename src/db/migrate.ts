@@ -26,7 +26,8 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
     const name = failed?.migrationName ?? 'unknown';
-    throw new Error(`Database migration ${name} failed`, { cause: error });
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    throw new Error(`Database migration ${name} failed${reason}`, { cause: error });
   }
 }
 

@@ -2,11 +2,27 @@ import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type QueryResult,
+  SqliteAdapter,
   SqliteDialect,
 } from 'kysely';
 import type { PoolStats } from './pool-stats.js';
+
+/**
+ * SQLite runs DDL inside transactions; Kysely's adapter says it does not, so its migrator would
+ * run each migration on its own, under a lock that is a no-op on SQLite ("one connection"). Two
+ * processes starting together on a new file then both run `0001` and one fails ("table already
+ * exists"). Saying yes makes the migrator read the applied migrations and apply the missing ones
+ * in one transaction, which Livery's driver begins IMMEDIATE: the second process waits for the
+ * first (busy_timeout), then finds nothing left to do.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
 
 /**
  * Kysely's SQLite dialect with Livery's own driver, which
@@ -26,6 +42,10 @@ export class LiverySqliteDialect extends SqliteDialect {
   }
 
   private driver: SqliteDriver | undefined;
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 
   override createDriver(): Driver {
     this.driver = new SqliteDriver(this.database, this.writes);
