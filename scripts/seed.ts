@@ -36,6 +36,7 @@ import {
 import { IdentityRepository } from '../src/modules/identity/repository.js';
 import { IdentityService } from '../src/modules/identity/service.js';
 import { generateToken, hashToken } from '../src/modules/identity/tokens.js';
+import { newSpaceRow } from '../src/modules/spaces/service.js';
 import { slugify, uniqueSlug } from '../src/slug.js';
 import { Urls } from '../src/urls.js';
 
@@ -209,17 +210,7 @@ async function seedSites(
       for (let k = 0; k < variants; k++) {
         const language = LANGUAGES[k];
         const title = language?.title ?? `Version ${k + 1}`;
-        const space: SpaceRow = {
-          id: newId(),
-          organization_id: organizationId,
-          title,
-          emoji: '',
-          visibility: 'private',
-          edit_mode: 'live',
-          revision_id: newId(),
-          created_at: at,
-          updated_at: at,
-        };
+        const space = newSpaceRow(organizationId, { title }, at, newId);
         spaceRows.push(space);
         const path = uniqueSlug(slugify(title, 'space'), taken);
         taken.add(path);

@@ -5,7 +5,7 @@ import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { slugify, uniqueSlug } from '../../slug.js';
 import type { Urls } from '../../urls.js';
-import type { SpacesService } from '../spaces/service.js';
+import { newSpaceRow, type SpacesService } from '../spaces/service.js';
 import type { SiteSpaceWithSpace, SitesRepository, SiteWithCount } from './repository.js';
 import type { CreateSite, Site, SiteFilters, SiteSpace } from './schemas.js';
 
@@ -129,18 +129,7 @@ export class SitesService {
       );
     }
     if (spaces === 'empty') {
-      const row: SpaceRow = {
-        id: newId(),
-        organization_id: organizationId,
-        title: title.slice(0, 50),
-        emoji: '',
-        visibility: 'private',
-        edit_mode: 'live',
-        revision_id: newId(),
-        created_at: at,
-        updated_at: at,
-      };
-      return [{ row, isNew: true }];
+      return [{ row: newSpaceRow(organizationId, { title: title.slice(0, 50) }, at), isNew: true }];
     }
     const found: { row: SpaceRow; isNew: boolean }[] = [];
     for (const [index, spaceId] of spaces.entries()) {
