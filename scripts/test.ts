@@ -24,7 +24,7 @@ function runSuite(backend: 'sqlite' | 'postgres'): Outcome {
   const started = Date.now();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
+    ['--import', 'tsx', '--test', '--test-concurrency=2', ...hangGuards(), ...files],
     { stdio: 'inherit', env: { ...process.env, LIVERY_TEST_BACKEND: backend } },
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
@@ -33,6 +33,18 @@ function runSuite(backend: 'sqlite' | 'postgres'): Outcome {
     ok: result.status === 0,
     detail: result.status === 0 ? `passed in ${seconds} s` : `FAILED (exit ${result.status})`,
   };
+}
+
+/**
+ * A run must end. A test that waits forever fails after 3 minutes (the longest takes about 30 s);
+ * a test file whose tests are done but that leaked an open connection is ended instead of keeping
+ * the run alive forever (the leak itself is a bug: its test fails or it is fixed, as in
+ * test/helpers/app.ts). Node 20.14+ / 22 have both flags; older Node 20 releases run without.
+ */
+function hangGuards(): string[] {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const supported = major > 20 || (major === 20 && minor >= 14);
+  return supported ? ['--test-timeout=180000', '--test-force-exit'] : [];
 }
 
 async function postgresReachable(url: string): Promise<string | undefined> {

@@ -12,7 +12,7 @@ import {
   expectStatus,
   type TestContext,
 } from './helpers/app.js';
-import { createTestDatabase, type TestDatabase } from './helpers/backend.js';
+import { adminQuery, BACKEND, createTestDatabase, type TestDatabase } from './helpers/backend.js';
 
 /** A second, independent connection to the same database: what another process (the CLI) is. */
 function otherConnection(url: string): Db {
@@ -152,3 +152,36 @@ describe('another process changes the database while the server runs', () => {
     assert.equal(expectStatus(afterwards, 200).title, 'Written elsewhere');
   });
 });
+
+// Kysely's PostgreSQL introspector lists every schema's tables through name-based functions and
+// failed ("schema … does not exist") when another client dropped a schema meanwhile, which test
+// runs on one server do all the time (db/postgres-introspector.ts). SQLite has no schemas.
+if (BACKEND === 'postgres') {
+  test('migrations succeed while another client creates and drops schemas (postgres)', async () => {
+    let churning = true;
+    const churn = (async () => {
+      for (let i = 0; churning; i++) {
+        const schema = `churn_${process.pid}_${i}`;
+        await adminQuery(
+          `create schema ${schema}; create table ${schema}.a (id serial primary key, x text)`,
+        );
+        await adminQuery(`drop schema ${schema} cascade`);
+      }
+    })();
+    try {
+      for (let round = 1; round <= 10; round++) {
+        const database = await createTestDatabase();
+        const db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database);
+        try {
+          await migrateToLatest(db);
+        } finally {
+          await db.destroy();
+          await database.dispose();
+        }
+      }
+    } finally {
+      churning = false;
+      await churn;
+    }
+  });
+}

@@ -1,8 +1,15 @@
-import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import pg from 'pg';
 import type { PostgresConfig } from '../config.js';
 import { CHANGES_CHANNEL } from './change-notifications.js';
 import type { PoolStats } from './pool-stats.js';
+import { OwnSchemaIntrospector } from './postgres-introspector.js';
 
 /**
  * PostgreSQL through `pg`'s pool, with what Livery's read cache needs (see db/prepared.ts):
@@ -22,7 +29,12 @@ import type { PoolStats } from './pool-stats.js';
 export class LiveryPostgres {
   readonly dialect: PostgresDialect;
   private readonly pool: pg.Pool;
-  private readonly listener: ChangeListener;
+  /**
+   * Started with the pool's first connection: Kysely opens its driver lazily and ends it (our
+   * pool's `end`) only if it was opened, so a listener started earlier could outlive the
+   * database object and keep the process alive.
+   */
+  private listener: ChangeListener | undefined;
   private writes = 0;
 
   constructor(config: PostgresConfig) {
@@ -38,17 +50,21 @@ export class LiveryPostgres {
     // An idle client whose connection dies is dropped by the pool; without a listener the
     // 'error' event would crash the process. The next query opens a new connection.
     this.pool.on('error', () => {});
-    this.listener = new ChangeListener(options, config.schema);
-    this.dialect = new PostgresDialect({ pool: this.countingPool() });
+    this.startListener = () => {
+      this.listener ??= new ChangeListener(options, config.schema);
+    };
+    this.dialect = new OwnSchemaPostgresDialect({ pool: this.countingPool() });
   }
 
+  private readonly startListener: () => void;
+
   generation(): string | undefined {
-    const heard = this.listener.heard();
+    const heard = this.listener?.heard();
     return heard === undefined ? undefined : `${heard}.${this.writes}`;
   }
 
   fence(): Promise<void> {
-    return this.listener.fence();
+    return this.listener?.fence() ?? Promise.resolve(); // no listener: nothing is cached yet
   }
 
   stats(): PoolStats {
@@ -81,12 +97,23 @@ export class LiveryPostgres {
       return counting;
     };
     return {
-      connect: async () => wrap(await this.pool.connect()),
+      connect: async () => {
+        this.startListener();
+        return wrap(await this.pool.connect());
+      },
       end: async () => {
-        this.listener.stop();
+        this.listener?.stop();
         await this.pool.end();
       },
     };
+  }
+}
+
+/** Kysely's PostgreSQL dialect, introspecting Livery's own schema only (see the introspector). */
+class OwnSchemaPostgresDialect extends PostgresDialect {
+  // biome-ignore lint/suspicious/noExplicitAny: the signature of Kysely's Dialect
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
   }
 }
 

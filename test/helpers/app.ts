@@ -42,14 +42,25 @@ export async function createTestApp(
     ...env,
   });
   const db = openDatabase(config.database);
-  await migrateToLatest(db);
-  const services = buildServices({ config, db });
-  const owner = await services.identity.createOrganizationWithOwner({
-    title: 'Test organization',
-    ownerName: 'Owner',
-  });
-  const app = await buildApp({ config, db, ...(logStream === undefined ? {} : { logStream }) });
-  await app.ready();
+  let services: ReturnType<typeof buildServices>;
+  let owner: Awaited<ReturnType<typeof services.identity.createOrganizationWithOwner>>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    await migrateToLatest(db);
+    services = buildServices({ config, db });
+    owner = await services.identity.createOrganizationWithOwner({
+      title: 'Test organization',
+      ownerName: 'Owner',
+    });
+    app = await buildApp({ config, db, ...(logStream === undefined ? {} : { logStream }) });
+    await app.ready();
+  } catch (error) {
+    // A half-made test app must not leave its connections open: they would keep the test
+    // process alive after its last test, and the run would never end.
+    await db.destroy().catch(() => {});
+    await database.dispose().catch(() => {});
+    throw error;
+  }
   const token = owner.token;
   return {
     app,
