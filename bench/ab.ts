@@ -2,18 +2,16 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startCommand } from '../scripts/start-command.js';
 import {
   buildLivery,
   dropSchema,
-  freePort,
   measure,
   median,
   postgresTarget,
   ROOT,
   schemaUrl,
   seed,
-  start,
+  startLivery,
   stop,
   TOKEN,
 } from './lib.js';
@@ -45,7 +43,6 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'livery-ab-'));
   const children: ChildProcess[] = [];
   const schemas: string[] = [];
-  const flags = startCommand().nodeArgs.slice(0, -1); // npm start's node flags
   const entries = {
     this: join(ROOT, 'dist', 'server.js'),
     other: join(resolve(other), 'dist', 'server.js'),
@@ -59,19 +56,13 @@ async function main(): Promise<void> {
         schemas.push(fresh.schema);
         databaseUrl = fresh.url;
       }
-      const base = `http://127.0.0.1:${await freePort()}`;
-      const child = await start(
+      const { base, child } = await startLivery(
         children,
-        [...flags, entry],
-        {
-          PORT: new URL(base).port,
-          DATABASE_URL: databaseUrl,
-          LIVERY_BOOTSTRAP_TOKEN: TOKEN,
-          LOG_LEVEL: 'info',
-          RATE_LIMIT_PER_MINUTE: '1000000000',
-        },
-        async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true,
+        databaseUrl,
         join(dir, `${name}.log`),
+        {},
+        [],
+        entry,
       );
       servers.push({ name, url: (await seed(base, 0)).getUrl, pid: child.pid });
     }

@@ -159,12 +159,16 @@ export async function startLivery(
   extraEnv: Record<string, string> = {},
   /** node flags before npm start's own, e.g. --cpu-prof (not allowed in NODE_OPTIONS). */
   nodeFlags: string[] = [],
+  /** The server to run with npm start's flags: this checkout's dist/server.js by default. */
+  entry?: string,
 ): Promise<{ base: string; child: ChildProcess }> {
+  const nodeArgs = startCommand().nodeArgs;
+  if (entry !== undefined) nodeArgs.splice(-1, 1, entry);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = await start(
     children,
-    [...nodeFlags, ...startCommand().nodeArgs],
+    [...nodeFlags, ...nodeArgs],
     {
       PORT: String(port),
       DATABASE_URL: databaseUrl,
