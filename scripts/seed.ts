@@ -226,6 +226,7 @@ async function seedSites(
           override,
           override_version: override === null ? 0 : 1,
           override_updated_at: override === null ? null : at,
+          condition: null,
         });
       }
     }
@@ -328,6 +329,7 @@ class Documents {
       customization: body === undefined ? null : JSON.stringify(settingsFromInput(body)),
       customization_version: body === undefined ? 0 : 1,
       customization_updated_at: body === undefined ? null : at,
+      proxy: null,
     };
   }
 

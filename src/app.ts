@@ -20,12 +20,22 @@ import { CustomizationService } from './modules/customization/service.js';
 import { IdentityRepository } from './modules/identity/repository.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
+import { ShareLinksRepository } from './modules/share-links/repository.js';
+import { shareLinkRoutes } from './modules/share-links/routes.js';
+import { ShareLinksService } from './modules/share-links/service.js';
 import { SitesRepository } from './modules/sites/repository.js';
 import { sitesRoutes } from './modules/sites/routes.js';
+import { SpaceKeyedScope, siteKeyedScope } from './modules/sites/scope.js';
 import { SitesService } from './modules/sites/service.js';
+import { SiteSpacesRepository } from './modules/sites/site-spaces-repository.js';
+import { siteSpacesRoutes } from './modules/sites/site-spaces-routes.js';
+import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
+import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
+import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
+import { PublishingAuthService } from './modules/visitor-auth/service.js';
 import { Urls } from './urls.js';
 
 export interface AppDependencies {
@@ -37,12 +47,26 @@ export interface AppDependencies {
 
 /** The services of one Livery instance, built once and shared by every request. */
 export function buildServices({ config, db }: AppDependencies) {
-  const urls = new Urls(config.baseUrl);
+  const urls = new Urls(config.baseUrl, config.publicUrl);
   const identity = new IdentityService(new IdentityRepository(db), urls);
   const spaces = new SpacesService(new SpacesRepository(db), identity, urls);
   const sites = new SitesService(new SitesRepository(db), spaces, urls);
+  const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
+  const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
+  const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customization = new CustomizationService(new CustomizationRepository(db));
-  return { urls, identity, spaces, sites, customization };
+  const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
+  return {
+    urls,
+    identity,
+    spaces,
+    sites,
+    siteSpaces,
+    shareLinks,
+    publishingAuth,
+    customization,
+    spaceKeyed,
+  };
 }
 
 const DEPRECATIONS_DOC = new URL('../docs/deprecations.md', import.meta.url);
@@ -137,8 +161,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         route.schema = { ...route.schema, security: [{ user: [] }] };
       });
       await v1.register(identityRoutes, { identity: services.identity });
-      await v1.register(spacesRoutes, { spaces: services.spaces });
+      const { shareLinks, publishingAuth, spaceKeyed } = services;
+      await v1.register(spacesRoutes, {
+        spaces: services.spaces,
+        sites: services.sites,
+        spaceKeyed,
+      });
       await v1.register(sitesRoutes, { sites: services.sites });
+      await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
+      for (const scope of [siteKeyedScope, spaceKeyed]) {
+        await v1.register(async (scoped) => {
+          if (scope === spaceKeyed) spaceKeyed.install(scoped);
+          await scoped.register(shareLinkRoutes, { shareLinks, scope });
+          await scoped.register(publishingAuthRoutes, { publishingAuth, scope });
+        });
+      }
       await v1.register(customizationRoutes, {
         customization: services.customization,
         urls: services.urls,

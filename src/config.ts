@@ -6,6 +6,8 @@ export interface Config {
   readonly port: number;
   /** Absolute origin used in `urls.location` and `Location` headers, without a trailing slash. */
   readonly baseUrl: string;
+  /** Where published sites are served: a site's URL is this plus its basename or id (ends in /). */
+  readonly publicUrl: string;
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
   readonly orgTitle: string;
@@ -111,6 +113,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`BASE_URL must be an absolute http(s) URL (got ${JSON.stringify(env.BASE_URL)})`);
   }
 
+  // Published sites are served by Livery itself under /s/ unless a proxy in front says otherwise.
+  const publicUrl = `${str('PUBLIC_URL', `${baseUrl}/s/`).replace(/\/+$/, '')}/`;
+  // Unset, it follows BASE_URL, whose own problem is already reported.
+  if (env.PUBLIC_URL !== undefined && !isHttpUrl(publicUrl)) {
+    problems.push(
+      `PUBLIC_URL must be an absolute http(s) URL (got ${JSON.stringify(env.PUBLIC_URL)})`,
+    );
+  }
+
   const orgTitle = str('LIVERY_ORG_TITLE', 'Default organization');
   if (orgTitle.length < 2 || orgTitle.length > 255) {
     problems.push('LIVERY_ORG_TITLE must be 2 to 255 characters long');
@@ -153,6 +164,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host,
     port: port as number,
     baseUrl,
+    publicUrl,
     database: Object.freeze(
       (database as ParsedDatabase).dialect === 'sqlite'
         ? { ...(database as ParsedSqlite), synchronous: synchronous as 'FULL' | 'NORMAL' }

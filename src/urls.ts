@@ -1,6 +1,13 @@
-/** API URLs of Livery's objects (`urls.location`, `Location` headers), from the configured base. */
+/** URLs of Livery's objects (`urls.location`, `Location` headers, `urls.published`). */
 export class Urls {
-  constructor(readonly base: string) {}
+  /**
+   * @param base API origin (BASE_URL), without trailing slash.
+   * @param publicBase where published sites are served (PUBLIC_URL), with a trailing slash.
+   */
+  constructor(
+    readonly base: string,
+    readonly publicBase: string = `${base}/s/`,
+  ) {}
 
   user = (id: string) => `${this.base}/v1/users/${id}`;
   organization = (id: string) => `${this.base}/v1/orgs/${id}`;
@@ -8,6 +15,12 @@ export class Urls {
   site = (orgId: string, siteId: string) => `${this.organization(orgId)}/sites/${siteId}`;
   siteSpace = (orgId: string, siteId: string, siteSpaceId: string) =>
     `${this.site(orgId, siteId)}/site-spaces/${siteSpaceId}`;
-  /** The explanation behind `Link: <…>; rel="deprecation"`. */
-  deprecations = () => `${this.base}/docs/deprecations`;
+  shareLink = (orgId: string, siteId: string, shareLinkId: string) =>
+    `${this.site(orgId, siteId)}/share-links/${shareLinkId}`;
+  /** A published site's address: PUBLIC_URL + its basename, or its id when it has none. */
+  publishedSite = (site: { id: string; basename: string | null }) =>
+    `${this.publicBase}${site.basename ?? site.id}`;
+  /** The explanation behind `Link: <…>; rel="deprecation"`, optionally at one section. */
+  deprecations = (section?: string) =>
+    `${this.base}/docs/deprecations${section === undefined ? '' : `#${section}`}`;
 }

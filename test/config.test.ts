@@ -76,6 +76,7 @@ describe('loadConfig', () => {
         PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '1.5',
         PRESSURE_MAX_HEAP_USED_MB: '2000000',
         PRESSURE_MAX_RSS_MB: 'x',
+        PUBLIC_URL: 'ftp://docs.example.com/',
       });
     } catch (e) {
       error = e;
@@ -92,6 +93,7 @@ describe('loadConfig', () => {
       'PRESSURE_MAX_EVENT_LOOP_DELAY_MS',
       'PRESSURE_MAX_HEAP_USED_MB',
       'PRESSURE_MAX_RSS_MB',
+      'PUBLIC_URL',
       'RATE_LIMIT_PER_MINUTE',
       'REQUEST_TIMEOUT_MS',
       'SHUTDOWN_TIMEOUT_MS',

@@ -4,6 +4,7 @@ import { isPostgres } from './dialect.js';
 import * as m0001 from './migrations/0001_init.js';
 import * as m0002 from './migrations/0002_change_notifications.js';
 import * as m0003 from './migrations/0003_idempotency_keys.js';
+import * as m0004 from './migrations/0004_site_lifecycle.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -11,6 +12,7 @@ export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_change_notifications': m0002,
   '0003_idempotency_keys': m0003,
+  '0004_site_lifecycle': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

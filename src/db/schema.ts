@@ -11,6 +11,9 @@ export interface DatabaseSchema {
   spaces: SpaceRow;
   sites: SiteRow;
   site_spaces: SiteSpaceRow;
+  site_share_links: ShareLinkRow;
+  site_publishing_auth: PublishingAuthRow;
+  site_events: SiteEventRow;
   idempotency_keys: IdempotencyKeyRow;
 }
 
@@ -72,6 +75,8 @@ export interface SiteRow {
   /** Bumped on every change of `customization`; never reset, so ETags never repeat. */
   customization_version: number;
   customization_updated_at: string | null;
+  /** Proxy origin (`company.com/docs`), or null. */
+  proxy: string | null;
 }
 
 export interface SiteSpaceRow {
@@ -88,6 +93,41 @@ export interface SiteSpaceRow {
   /** Bumped on every change of `override`, including its removal; never reset. */
   override_version: number;
   override_updated_at: string | null;
+  /** Visitor condition expression, or null. */
+  condition: string | null;
+}
+
+export interface ShareLinkRow {
+  id: string;
+  site_id: string;
+  name: string;
+  active: number;
+  /** Hex SHA-256 of the share key; the key is shown only in the creation response. */
+  key_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Visitor-authentication settings of a site, created on first read. */
+export interface PublishingAuthRow {
+  site_id: string;
+  backend: string;
+  /** HS256 secret that signs visitor JWTs; the API shows it to the site's admins by design. */
+  private_key: string;
+  fallback_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One change of a site's `published` or `visibility`: who, when, from what to what. */
+export interface SiteEventRow {
+  id: string;
+  site_id: string;
+  field: 'published' | 'visibility';
+  old_value: string;
+  new_value: string;
+  actor_user_id: string;
+  at: string;
 }
 
 /** A POST request's `Idempotency-Key` (src/http/idempotency.ts). */

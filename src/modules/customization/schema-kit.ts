@@ -1,4 +1,4 @@
-import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 
 /**
  * Building blocks for the customization schemas. The settings object is one tree of *groups*
@@ -127,4 +127,9 @@ function descriptionOf(schema: TSchema): JsonSchema {
 /** A copy as plain JSON Schema (TypeBox keeps its own markers as non-enumerable properties). */
 function plain(schema: TSchema): JsonSchema {
   return { ...(schema as JsonSchema) };
+}
+
+/** `schema` or `null`, as a TypeBox type (e.g. `proxy: null` removes the proxy). */
+export function OrNull<T extends TSchema>(schema: T) {
+  return Type.Unsafe<Static<T> | null>(nullable({ ...(schema as JsonSchema) }));
 }

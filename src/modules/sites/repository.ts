@@ -1,12 +1,33 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
-import type { SiteRow, SiteSpaceRow, SpaceRow } from '../../db/schema.js';
+import type {
+  DatabaseSchema,
+  SiteEventRow,
+  SiteRow,
+  SiteSpaceRow,
+  SpaceRow,
+} from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { newId, now } from '../../ids.js';
 import type { SiteFilters } from './schemas.js';
 
 export type SiteWithCount = SiteRow & { site_space_count: number };
-export type SiteSpaceWithSpace = SiteSpaceRow & { space: SpaceRow };
+export type Executor = Kysely<DatabaseSchema>;
+
+/** Sites with their number of site-spaces (the `siteSpaces` field). */
+const sitesOf = (q: Executor) =>
+  q
+    .selectFrom('sites as s')
+    .selectAll('s')
+    .select((eb) =>
+      eb
+        .selectFrom('site_spaces as c')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('c.site_id', '=', 's.id')
+        .as('site_space_count'),
+    );
 
 export class SitesRepository {
   /**
@@ -30,16 +51,7 @@ export class SitesRepository {
   }
 
   private sites() {
-    return this.db
-      .selectFrom('sites as s')
-      .selectAll('s')
-      .select((eb) =>
-        eb
-          .selectFrom('site_spaces as c')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('c.site_id', '=', 's.id')
-          .as('site_space_count'),
-      );
+    return sitesOf(this.db);
   }
 
   async findSite(organizationId: string, siteId: string): Promise<SiteWithCount | undefined> {
@@ -105,50 +117,126 @@ export class SitesRepository {
     });
   }
 
-  /** What a new variant must not collide with: the taken paths and positions. */
-  async siteSpaceSlots(siteId: string) {
-    const rows = await this.db
-      .selectFrom('site_spaces')
-      .select(['path', 'is_default', 'position'])
-      .where('site_id', '=', siteId)
-      .execute();
-    return {
-      paths: new Set(rows.map((r) => r.path)),
-      hasDefault: rows.some((r) => r.is_default === 1),
-      nextPosition: Math.max(0, ...rows.map((r) => r.position)) + 1,
-    };
-  }
-
-  async insertSiteSpace(row: SiteSpaceRow): Promise<void> {
-    await this.db.insertInto('site_spaces').values(row).execute();
-  }
-
-  /** One page of a site's variants, in their order, each with its space. */
-  async listSiteSpaces(siteId: string, isDefault: boolean | undefined, page: PageRequest) {
-    let query = this.db.selectFrom('site_spaces as ss').where('ss.site_id', '=', siteId);
-    if (isDefault !== undefined) query = query.where('ss.is_default', '=', isDefault ? 1 : 0);
-    const total = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (page.cursor) query = query.where(afterCursor('ss', page.cursor, 'position'));
-    const rows = await query
-      .selectAll('ss')
-      .orderBy('ss.position')
-      .orderBy('ss.id')
-      .limit(page.limit + 1)
-      .execute();
-    const spaceIds = [...new Set(rows.map((r) => r.space_id))];
-    const spaces =
-      spaceIds.length === 0
-        ? []
-        : await this.db.selectFrom('spaces').selectAll().where('id', 'in', spaceIds).execute();
-    const byId = new Map(spaces.map((space) => [space.id, space]));
-    const items: SiteSpaceWithSpace[] = rows.flatMap((row) => {
-      const space = byId.get(row.space_id);
-      return space === undefined ? [] : [{ ...row, space }];
+  /**
+   * Read-modify-write of a site in one transaction: the site row is locked, `decide` says what
+   * changes (it may throw: nothing is written), and every change of `published` or `visibility`
+   * is recorded in `site_events` with who and when. Answers false when there is no such site.
+   */
+  async modifySite(
+    organizationId: string,
+    siteId: string,
+    actorUserId: string,
+    decide: (site: SiteWithCount, trx: Executor) => Promise<SiteChange> | SiteChange,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const found = await lockRows(
+        trx,
+        sitesOf(trx).where('s.id', '=', siteId).where('s.organization_id', '=', organizationId),
+        's',
+      ).executeTakeFirst();
+      if (found === undefined) return false;
+      const site = { ...found, site_space_count: Number(found.site_space_count) };
+      const { fields = {}, defaultSiteSpaceId } = await decide(site, trx);
+      const at = now();
+      if (Object.keys(fields).length > 0) {
+        await trx
+          .updateTable('sites')
+          .set({ ...fields, updated_at: at })
+          .where('id', '=', siteId)
+          .execute();
+      }
+      if (defaultSiteSpaceId !== undefined) await makeDefault(trx, siteId, defaultSiteSpaceId);
+      const events = recordedChanges(site, fields).map((change) => ({
+        id: newId('sev_'),
+        site_id: siteId,
+        actor_user_id: actorUserId,
+        at,
+        ...change,
+      }));
+      if (events.length > 0) await trx.insertInto('site_events').values(events).execute();
+      return true;
     });
-    return { rows: items, count: Number(total.count) };
   }
+
+  /** Deletes a site; its site-spaces, share links, auth settings and history go with it. */
+  async deleteSite(organizationId: string, siteId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('sites')
+      .where('id', '=', siteId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The sites (of any organization) that show a space, for the space-keyed deprecated forms. */
+  async sitesShowingSpace(spaceId: string): Promise<{ id: string; organization_id: string }[]> {
+    return this.db
+      .selectFrom('sites as s')
+      .select(['s.id', 's.organization_id'])
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('site_spaces as f')
+            .select('f.id')
+            .whereRef('f.site_id', '=', 's.id')
+            .where('f.space_id', '=', spaceId),
+        ),
+      )
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .execute();
+  }
+
+  /** A site's history of publishing and visibility changes, oldest first. */
+  async siteEvents(siteId: string) {
+    return this.db
+      .selectFrom('site_events')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+  }
+}
+
+export interface SiteChange {
+  fields?: Partial<
+    Pick<SiteRow, 'title' | 'visibility' | 'basename' | 'agents_context' | 'proxy' | 'published'>
+  >;
+  /** A site-space of this site (checked by the caller) that becomes the default. */
+  defaultSiteSpaceId?: string;
+}
+
+/** The variant becomes the default; the previous default stops being one (one per site). */
+export async function makeDefault(trx: Executor, siteId: string, siteSpaceId: string) {
+  await trx
+    .updateTable('site_spaces')
+    .set({ is_default: 0 })
+    .where('site_id', '=', siteId)
+    .where('is_default', '=', 1)
+    .where('id', '!=', siteSpaceId)
+    .execute();
+  await trx
+    .updateTable('site_spaces')
+    .set({ is_default: 1 })
+    .where('id', '=', siteSpaceId)
+    .where('site_id', '=', siteId)
+    .execute();
+}
+
+function recordedChanges(site: SiteRow, fields: SiteChange['fields'] & object) {
+  const changes: Pick<SiteEventRow, 'field' | 'old_value' | 'new_value'>[] = [];
+  if (fields.published !== undefined && fields.published !== site.published) {
+    changes.push({
+      field: 'published',
+      old_value: String(site.published === 1),
+      new_value: String(fields.published === 1),
+    });
+  }
+  if (fields.visibility !== undefined && fields.visibility !== site.visibility) {
+    changes.push({ field: 'visibility', old_value: site.visibility, new_value: fields.visibility });
+  }
+  return changes;
 }
 
 /** `%` and `_` in a title filter are matched literally. */

@@ -1,16 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { memberRoleOf } from '../../http/auth.js';
+import { principalOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { created, OrgParams, responses, SiteParams } from '../../http/schemas.js';
-import {
-  AddSpaceToSiteSchema,
-  CreateSiteSchema,
-  ListSitesQuery,
-  SiteSchema,
-  SiteSpaceSchema,
-} from './schemas.js';
+import { created, NoContent, OrgParams, responses, SiteParams } from '../../http/schemas.js';
+import { CreateSiteSchema, ListSitesQuery, SiteSchema, UpdateSiteSchema } from './schemas.js';
 import type { SitesService } from './service.js';
 
 export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = async (
@@ -69,67 +63,71 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
     async (request) => sites.get(request.params.organizationId, request.params.siteId),
   );
 
-  app.post(
-    '/orgs/:organizationId/sites/:siteId/site-spaces',
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId',
     {
-      config: { idempotent: true },
       schema: {
-        operationId: 'addSpaceToSite',
-        summary: 'Add a space to a site',
+        operationId: 'updateSiteById',
+        summary: 'Update a site',
         description:
-          'The space must belong to the same organization. The first site-space of a site is its default.',
-        tags: ['site-spaces'],
+          'Visibility changes go through this operation. All or nothing: an unknown defaultSiteSpace (400) or a basename used by another site (409) changes nothing.',
+        tags: ['sites'],
         params: SiteParams,
-        body: AddSpaceToSiteSchema,
-        response: responses(
-          { 201: created(SiteSpaceSchema, 'Space added to the site') },
-          [400, 409, 413, 415],
-        ),
-      },
-    },
-    async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const siteSpace = await sites.addSpace(
-        organizationId,
-        memberRoleOf(request),
-        siteId,
-        request.body.spaceId,
-      );
-      return reply.code(201).header('location', siteSpace.urls.location).send(siteSpace);
-    },
-  );
-
-  app.get(
-    '/orgs/:organizationId/sites/:siteId/site-spaces',
-    {
-      schema: {
-        operationId: 'listSiteSpaces',
-        summary: 'List all the site spaces',
-        tags: ['site-spaces'],
-        params: SiteParams,
-        querystring: Type.Object({
-          ...PageQuery,
-          default: Type.Optional(
-            Type.Boolean({
-              description: 'true: only the default site-space; false: only the others',
-            }),
-          ),
-          shareKey: Type.Optional(
-            Type.String({ description: 'Accepted for compatibility; Livery does not need it' }),
-          ),
-        }),
-        response: responses({ 200: ListSchema(SiteSpaceSchema) }, [400]),
+        body: UpdateSiteSchema,
+        response: responses({ 200: SiteSchema }, [400, 409, 413, 415]),
       },
     },
     async (request) => {
       const { organizationId, siteId } = request.params;
-      return sites.listSiteSpaces(
-        organizationId,
-        memberRoleOf(request),
-        siteId,
-        request.query.default,
-        pageRequest(request.query),
-      );
+      return sites.update(organizationId, siteId, request.body, principalOf(request).userId);
     },
   );
+
+  app.delete(
+    '/orgs/:organizationId/sites/:siteId',
+    {
+      schema: {
+        operationId: 'deleteSiteById',
+        summary: 'Delete a site',
+        description:
+          'Deletes the site with its site-spaces, customization, overrides, share links, visitor-authentication settings and history. The spaces themselves remain.',
+        tags: ['sites'],
+        params: SiteParams,
+        response: responses({
+          204: NoContent('Site did not exist'),
+          205: NoContent('Site has been deleted'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId } = request.params;
+      return reply.code((await sites.delete(organizationId, siteId)) ? 205 : 204).send();
+    },
+  );
+
+  for (const [operationId, summary, published] of [
+    ['publishSite', 'Publish a site', true],
+    ['unpublishSite', 'Unpublish a site', false],
+  ] as const) {
+    app.post(
+      `/orgs/:organizationId/sites/:siteId/${published ? 'publish' : 'unpublish'}`,
+      {
+        config: { idempotent: true },
+        schema: {
+          operationId,
+          summary,
+          description: published
+            ? 'Idempotent. The site must have a site-space (else 400). While published, urls.published is PUBLIC_URL + basename (or id).'
+            : 'Idempotent. urls.published disappears.',
+          tags: ['sites'],
+          params: SiteParams,
+          response: responses({ 200: SiteSchema }, [400]),
+        },
+      },
+      async (request) => {
+        const { organizationId, siteId } = request.params;
+        return sites.setPublished(organizationId, siteId, published, principalOf(request).userId);
+      },
+    );
+  }
 };

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Enum } from '../customization/schema-kit.js';
+import { Enum, OrNull } from '../customization/schema-kit.js';
 import { SpaceSchema } from '../spaces/schemas.js';
+import { SiteVisibilitySchema } from './visibility.js';
 
 const SITE_TYPES = [
   'basic',
@@ -10,10 +11,34 @@ const SITE_TYPES = [
   'legacy-basic',
   'legacy-premium',
 ] as const;
-const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
-
 const Uri = Type.String({ format: 'uri' });
 const SiteTitle = Type.String({ minLength: 2, maxLength: 128, description: 'Title of the site' });
+/** One URL path segment: the site's published URL is PUBLIC_URL + basename. */
+const SiteBasename = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^(?!site_)[A-Za-z0-9][A-Za-z0-9._-]*$',
+  description:
+    'Basename for the site, e.g. api: one URL path segment of letters, digits, ".", "_" and "-", not starting with "site_" (ids do); unique in this Livery',
+});
+const ProxyOrigin = Type.String({
+  maxLength: 512,
+  pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
+  description: 'Proxy URL for the site, e.g. company.com/docs',
+});
+/** One URL path segment: a variant is served at the site's URL + `/` + path. */
+const SiteSpacePath = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9._~-]+$',
+  description:
+    'Path to the space on the site: one URL path segment (letters, digits, ".", "_", "~", "-"), unique within the site',
+});
+const Condition = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  description: "Expression deciding whether the site-space is shown to the site's visitor",
+});
 
 export const SiteSchema = Type.Object(
   {
@@ -22,6 +47,12 @@ export const SiteSchema = Type.Object(
     type: Type.String({ description: 'The type of the site' }),
     title: SiteTitle,
     basename: Type.Optional(Type.String()),
+    proxy: Type.Optional(
+      Type.Object({
+        origin: Type.String(),
+        target: Type.String({ description: 'Where requests at the origin are proxied to' }),
+      }),
+    ),
     visibility: Type.String(),
     published: Type.Boolean({ description: 'Whether the site is live' }),
     siteSpaces: Type.Number({ description: 'Number of site-spaces (variants) of the site' }),
@@ -33,7 +64,9 @@ export const SiteSchema = Type.Object(
     urls: Type.Object({
       location: Uri,
       app: Uri,
-      published: Type.Optional(Uri),
+      published: Type.Optional(
+        Type.String({ format: 'uri', description: 'Only while the site is published' }),
+      ),
     }),
   },
   { title: 'Site' },
@@ -44,7 +77,7 @@ export const CreateSiteSchema = Type.Object(
   {
     type: Type.Optional(Enum(SITE_TYPES, 'The type of the site, defaults to basic')),
     title: Type.Optional(SiteTitle),
-    visibility: Type.Optional(Enum(SITE_VISIBILITIES, 'Defaults to public')),
+    visibility: Type.Optional(SiteVisibilitySchema),
     spaces: Type.Optional(
       Type.Unsafe<string[] | 'empty' | 'sample'>({
         description:
@@ -60,6 +93,24 @@ export const CreateSiteSchema = Type.Object(
 );
 export type CreateSite = Static<typeof CreateSiteSchema>;
 
+export const UpdateSiteSchema = Type.Object(
+  {
+    title: Type.Optional(SiteTitle),
+    visibility: Type.Optional(SiteVisibilitySchema),
+    basename: Type.Optional(SiteBasename),
+    agentsContext: Type.Optional(Enum(['excluded', 'included'])),
+    defaultSiteSpace: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'ID of a site-space of this site to make the default (served at the root)',
+      }),
+    ),
+    proxy: Type.Optional(OrNull(ProxyOrigin)),
+  },
+  { additionalProperties: false, title: 'UpdateSite' },
+);
+export type UpdateSite = Static<typeof UpdateSiteSchema>;
+
 export const SiteSpaceSchema = Type.Object(
   {
     object: Type.Literal('site-space'),
@@ -72,7 +123,13 @@ export const SiteSpaceSchema = Type.Object(
     space: SpaceSchema,
     title: Type.String(),
     default: Type.Boolean({ description: 'Whether this is the default space for the site' }),
-    urls: Type.Object({ location: Uri, published: Type.Optional(Uri) }),
+    condition: Type.Optional(Condition),
+    urls: Type.Object({
+      location: Uri,
+      published: Type.Optional(
+        Type.String({ format: 'uri', description: 'Only while the site is published' }),
+      ),
+    }),
   },
   { title: 'SiteSpace' },
 );
@@ -82,6 +139,18 @@ export const AddSpaceToSiteSchema = Type.Object(
   { spaceId: Type.String({ minLength: 1, description: 'ID of the space' }) },
   { additionalProperties: false, title: 'AddSpaceToSite' },
 );
+
+export const UpdateSiteSpaceSchema = Type.Object(
+  {
+    path: Type.Optional(SiteSpacePath),
+    condition: Type.Optional(OrNull(Condition)),
+    spaceId: Type.Optional(
+      Type.String({ minLength: 1, description: 'A space of the organization to show instead' }),
+    ),
+  },
+  { additionalProperties: false, title: 'UpdateSiteSpace' },
+);
+export type UpdateSiteSpace = Static<typeof UpdateSiteSpaceSchema>;
 
 export const ListSitesQuery = Type.Object({
   space: Type.Optional(Type.String({ description: 'Only sites with a site-space of this space' })),

@@ -1,16 +1,13 @@
 import { isUniqueViolation } from '../../db/errors.js';
-import type { SiteSpaceRow, SpaceRow } from '../../db/schema.js';
+import type { SiteRow, SiteSpaceRow, SpaceRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { slugify, uniqueSlug } from '../../slug.js';
 import type { Urls } from '../../urls.js';
 import { newSpaceRow, type SpacesService } from '../spaces/service.js';
-import type { SiteSpaceWithSpace, SitesRepository, SiteWithCount } from './repository.js';
-import type { CreateSite, Site, SiteFilters, SiteSpace } from './schemas.js';
-
-/** Adding a site-space can race another on the same path; a few fresh attempts settle it. */
-const PATH_ATTEMPTS = 20;
+import type { SiteChange, SitesRepository, SiteWithCount } from './repository.js';
+import type { CreateSite, Site, SiteFilters, UpdateSite } from './schemas.js';
 
 export class SitesService {
   constructor(
@@ -28,7 +25,7 @@ export class SitesService {
     const siteSpaces = spaces.map((space, index) => {
       const path = uniqueSlug(slugify(space.row.title, 'space'), taken);
       taken.add(path);
-      return this.siteSpaceRow(siteId, space.row.id, path, index + 1, at);
+      return newSiteSpaceRow(siteId, space.row.id, path, index + 1, at);
     });
     await this.repo.insertSite(
       {
@@ -45,6 +42,7 @@ export class SitesService {
         customization: null,
         customization_version: 0,
         customization_updated_at: null,
+        proxy: null,
       },
       spaces.filter((s) => s.isNew).map((s) => s.row),
       siteSpaces,
@@ -65,55 +63,6 @@ export class SitesService {
   async list(organizationId: string, filters: SiteFilters, page: PageRequest): Promise<Page<Site>> {
     const { rows, count } = await this.repo.listSites(organizationId, filters, page);
     return toPage(rows, page.limit, count, (row) => this.present(row));
-  }
-
-  /** Adds a variant; the first variant of a site becomes its default. */
-  async addSpace(
-    organizationId: string,
-    role: string,
-    siteId: string,
-    spaceId: string,
-  ): Promise<SiteSpace> {
-    await this.requireSite(organizationId, siteId);
-    const space = await this.spaces.findInOrganization(spaceId, organizationId);
-    if (space === undefined) {
-      throw badRequest(`body.spaceId: no space ${JSON.stringify(spaceId)} in this organization`);
-    }
-    for (let attempt = 1; ; attempt++) {
-      const { paths, hasDefault, nextPosition } = await this.repo.siteSpaceSlots(siteId);
-      const path = uniqueSlug(slugify(space.title, 'space'), paths);
-      const row = {
-        ...this.siteSpaceRow(siteId, space.id, path, nextPosition, now()),
-        is_default: hasDefault ? 0 : 1,
-      };
-      try {
-        await this.repo.insertSiteSpace(row);
-        return this.presentSiteSpace(organizationId, { ...row, space }, role);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        if (attempt === PATH_ATTEMPTS) {
-          throw conflict('The site changed while the space was being added; retry the request');
-        }
-      }
-    }
-  }
-
-  async listSiteSpaces(
-    organizationId: string,
-    role: string,
-    siteId: string,
-    isDefault: boolean | undefined,
-    page: PageRequest,
-  ): Promise<Page<SiteSpace>> {
-    await this.requireSite(organizationId, siteId);
-    const { rows, count } = await this.repo.listSiteSpaces(siteId, isDefault, page);
-    return toPage(
-      rows,
-      page.limit,
-      count,
-      (row) => this.presentSiteSpace(organizationId, row, role),
-      (row) => row.position,
-    );
   }
 
   private async initialSpaces(
@@ -144,59 +93,146 @@ export class SitesService {
     return found;
   }
 
-  /** A new variant; the one at position 1 is the default until the site says otherwise. */
-  private siteSpaceRow(
+  /**
+   * Changes a site (updateSiteById). All or nothing: an unknown `defaultSiteSpace` or a taken
+   * `basename` changes nothing. A change of `published` or `visibility` is recorded.
+   */
+  async update(
+    organizationId: string,
     siteId: string,
-    spaceId: string,
-    path: string,
-    position: number,
-    at: string,
-  ): SiteSpaceRow {
-    return {
-      id: newId('sitesp_'),
-      site_id: siteId,
-      space_id: spaceId,
-      path,
-      is_default: position === 1 ? 1 : 0,
-      position,
-      created_at: at,
-      override: null,
-      override_version: 0,
-      override_updated_at: null,
-    };
+    input: UpdateSite & { published?: boolean },
+    actorUserId: string,
+  ): Promise<Site> {
+    const fields: SiteChange['fields'] & object = {};
+    if (input.published !== undefined) fields.published = input.published ? 1 : 0;
+    if (input.title !== undefined) fields.title = input.title;
+    if (input.visibility !== undefined) fields.visibility = input.visibility;
+    if (input.basename !== undefined) fields.basename = input.basename;
+    if (input.agentsContext !== undefined) fields.agents_context = input.agentsContext;
+    if (input.proxy !== undefined) fields.proxy = input.proxy;
+    const { defaultSiteSpace } = input;
+    await this.modify(organizationId, siteId, actorUserId, async (site, trx) => {
+      if (fields.published === 1) requirePublishable(site);
+      if (defaultSiteSpace !== undefined) {
+        const found = await trx
+          .selectFrom('site_spaces')
+          .select('id')
+          .where('id', '=', defaultSiteSpace)
+          .where('site_id', '=', siteId)
+          .executeTakeFirst();
+        if (found === undefined) {
+          throw badRequest(
+            `body.defaultSiteSpace: no site-space ${JSON.stringify(defaultSiteSpace)} in this site`,
+          );
+        }
+      }
+      return {
+        fields,
+        ...(defaultSiteSpace === undefined ? {} : { defaultSiteSpaceId: defaultSiteSpace }),
+      };
+    });
+    return this.get(organizationId, siteId);
   }
 
-  private present(row: SiteWithCount): Site {
+  /** publishSite / unpublishSite: idempotent; a site needs a site-space to be published. */
+  async setPublished(
+    organizationId: string,
+    siteId: string,
+    published: boolean,
+    actorUserId: string,
+  ): Promise<Site> {
+    return this.update(organizationId, siteId, { published }, actorUserId);
+  }
+
+  /** deleteSiteById: true when the site existed (205), false when it did not (204). */
+  async delete(organizationId: string, siteId: string): Promise<boolean> {
+    return this.repo.deleteSite(organizationId, siteId);
+  }
+
+  /** The sites that show a space (deprecated space-keyed operations act on exactly one). */
+  sitesShowingSpace(spaceId: string) {
+    return this.repo.sitesShowingSpace(spaceId);
+  }
+
+  /** Who published, unpublished or changed the visibility of a site, and when. */
+  history(siteId: string) {
+    return this.repo.siteEvents(siteId);
+  }
+
+  private async modify(
+    organizationId: string,
+    siteId: string,
+    actorUserId: string,
+    decide: Parameters<SitesRepository['modifySite']>[3],
+  ): Promise<void> {
+    let found: boolean;
+    try {
+      found = await this.repo.modifySite(organizationId, siteId, actorUserId, decide);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw conflict('body.basename: another site already uses this basename');
+      }
+      throw error;
+    }
+    if (!found) throw notFound('site', siteId);
+  }
+
+  /** A site's published address, or undefined while it is not published. */
+  publishedUrl(site: SiteRow): string | undefined {
+    return site.published === 1 ? this.urls.publishedSite(site) : undefined;
+  }
+
+  present(row: SiteWithCount): Site {
     const location = this.urls.site(row.organization_id, row.id);
+    const published = this.publishedUrl(row);
     return {
       object: 'site',
       id: row.id,
       type: row.type,
       title: row.title,
       ...(row.basename === null ? {} : { basename: row.basename }),
+      ...(row.proxy === null
+        ? {}
+        : { proxy: { origin: row.proxy, target: this.urls.publishedSite(row) } }),
       visibility: row.visibility,
       published: row.published === 1,
       siteSpaces: row.site_space_count,
       createdAt: row.created_at,
       agentsContext: row.agents_context,
       features: [],
-      urls: { location, app: location },
+      urls: { location, app: location, ...(published === undefined ? {} : { published }) },
     };
   }
+}
 
-  private presentSiteSpace(
-    organizationId: string,
-    row: SiteSpaceWithSpace,
-    role: string,
-  ): SiteSpace {
-    return {
-      object: 'site-space',
-      id: row.id,
-      path: row.path,
-      space: this.spaces.present(row.space, role),
-      title: row.space.title,
-      default: row.is_default === 1,
-      urls: { location: this.urls.siteSpace(organizationId, row.site_id, row.id) },
-    };
+/** A new variant; the one at position 1 is the default until the site says otherwise. */
+export function newSiteSpaceRow(
+  siteId: string,
+  spaceId: string,
+  path: string,
+  position: number,
+  at: string,
+): SiteSpaceRow {
+  return {
+    id: newId('sitesp_'),
+    site_id: siteId,
+    space_id: spaceId,
+    path,
+    is_default: position === 1 ? 1 : 0,
+    position,
+    created_at: at,
+    override: null,
+    override_version: 0,
+    override_updated_at: null,
+    condition: null,
+  };
+}
+
+/** A site is published with at least one site-space: otherwise there is nothing to serve. */
+function requirePublishable(site: SiteWithCount): void {
+  if (site.site_space_count === 0) {
+    throw badRequest(
+      `Site ${site.id} has no site-space to publish: add a space first (POST /v1/orgs/${site.organization_id}/sites/${site.id}/site-spaces)`,
+    );
   }
 }

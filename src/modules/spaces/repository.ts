@@ -20,4 +20,13 @@ export class SpacesRepository {
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
   }
+
+  async update(id: string, change: Partial<SpaceRow>): Promise<SpaceRow | undefined> {
+    return this.db
+      .updateTable('spaces')
+      .set(change)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Enum } from '../customization/schema-kit.js';
+import { Enum, OrNull } from '../customization/schema-kit.js';
+import { SiteVisibilitySchema } from '../sites/visibility.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Uri = Type.String({ format: 'uri' });
@@ -48,3 +49,35 @@ export const CreateSpaceSchema = Type.Object(
   { additionalProperties: false, title: 'CreateSpace' },
 );
 export type CreateSpace = Static<typeof CreateSpaceSchema>;
+
+/**
+ * updateSpaceById. `visibility` and `published` are the deprecated space-keyed way to change the
+ * site showing the space (docs/deprecations.md); the rest are the space's own fields.
+ */
+export const UpdateSpaceSchema = Type.Object(
+  {
+    title: Type.Optional(Type.String({ maxLength: 50, description: 'Title of the space' })),
+    emoji: Type.Optional(
+      OrNull(Type.String({ format: 'emoji', maxLength: 50, description: 'null removes it' })),
+    ),
+    editMode: Type.Optional(Enum(['live', 'locked'])),
+    visibility: Type.Optional(
+      Type.Unsafe<Static<typeof SiteVisibilitySchema>>({
+        ...SiteVisibilitySchema,
+        deprecated: true,
+        description:
+          '(Deprecated) Changes the visibility of the one site showing this space (409 when none or several do); use updateSiteById',
+      }),
+    ),
+    published: Type.Optional(
+      Type.Boolean({
+        deprecated: true,
+        description:
+          '(Deprecated) Publishes or unpublishes the one site showing this space (409 when none or several do); use publishSite / unpublishSite',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'UpdateSpace' },
+);
+export type UpdateSpace = Static<typeof UpdateSpaceSchema>;
+export type SpaceUpdate = Pick<UpdateSpace, 'title' | 'emoji' | 'editMode'>;

@@ -5,7 +5,7 @@ import type { Urls } from '../../urls.js';
 import { atLeast } from '../identity/roles.js';
 import type { IdentityService } from '../identity/service.js';
 import type { SpacesRepository } from './repository.js';
-import type { CreateSpace, Space } from './schemas.js';
+import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';
 
 /** A new private space's row; `makeId` lets bulk inserts (scripts/seed.ts) draw ids faster. */
 export function newSpaceRow(
@@ -43,11 +43,29 @@ export class SpacesService {
 
   /** A space the user may see: one of an organization they are a member of (else 404). */
   async get(userId: string, spaceId: string): Promise<Space> {
+    const { row, role } = await this.requireVisible(userId, spaceId);
+    return this.present(row, role);
+  }
+
+  /** The space's row and the user's role in its organization; 404 when they may not see it. */
+  async requireVisible(userId: string, spaceId: string): Promise<{ row: SpaceRow; role: string }> {
     const row = await this.repo.find(spaceId);
     if (row === undefined) throw notFound('space', spaceId);
     const role = await this.identity.requireMember(userId, row.organization_id).catch(() => {
       throw notFound('space', spaceId);
     });
+    return { row, role };
+  }
+
+  /** updateSpaceById: the space's own fields; `emoji: null` removes the emoji. */
+  async update(userId: string, spaceId: string, input: SpaceUpdate): Promise<Space> {
+    const { role } = await this.requireVisible(userId, spaceId);
+    const change: Partial<SpaceRow> = {};
+    if (input.title !== undefined) change.title = input.title;
+    if (input.emoji !== undefined) change.emoji = input.emoji ?? '';
+    if (input.editMode !== undefined) change.edit_mode = input.editMode;
+    const row = await this.repo.update(spaceId, { ...change, updated_at: now() });
+    if (row === undefined) throw notFound('space', spaceId);
     return this.present(row, role);
   }
 

@@ -1,0 +1,61 @@
+import type { Db } from '../../db/database.js';
+import type { ShareLinkRow } from '../../db/schema.js';
+import { afterCursor, type PageRequest } from '../../http/pagination.js';
+
+export class ShareLinksRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(siteId: string, { cursor, limit }: PageRequest) {
+    let query = this.db.selectFrom('site_share_links as l').where('l.site_id', '=', siteId);
+    const { count } = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (cursor) query = query.where(afterCursor('l', cursor));
+    const rows = await query
+      .selectAll('l')
+      .orderBy('l.created_at')
+      .orderBy('l.id')
+      .limit(limit + 1)
+      .execute();
+    return { rows, count: Number(count) };
+  }
+
+  async insert(row: ShareLinkRow): Promise<void> {
+    await this.db.insertInto('site_share_links').values(row).execute();
+  }
+
+  /** Applies the change; answers the updated row, or undefined when there is no such link. */
+  async update(
+    siteId: string,
+    id: string,
+    change: Partial<Pick<ShareLinkRow, 'name' | 'active' | 'updated_at'>>,
+  ): Promise<ShareLinkRow | undefined> {
+    return this.db
+      .updateTable('site_share_links')
+      .set(change)
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async delete(siteId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('site_share_links')
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The active link of a site whose key has this hash, if any. */
+  async findActiveByHash(siteId: string, keyHash: string): Promise<ShareLinkRow | undefined> {
+    return this.db
+      .selectFrom('site_share_links')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .where('site_id', '=', siteId)
+      .where('active', '=', 1)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type TObject, Type } from 'typebox';
+import { AppError } from '../../errors.js';
+import { memberRoleOf, principalOf } from '../../http/auth.js';
+import { markDeprecated } from '../../http/deprecation.js';
+import { SiteParams } from '../../http/schemas.js';
+import type { Urls } from '../../urls.js';
+import type { SpacesService } from '../spaces/service.js';
+import type { SitesService } from './service.js';
+
+/** The site an operation acts on, and the caller's role in its organization. */
+export interface SiteTarget {
+  organizationId: string;
+  siteId: string;
+  role: string;
+}
+
+/**
+ * Where a family of site operations (share links, visitor authentication) is mounted: keyed by
+ * site (`/orgs/:organizationId/sites/:siteId`), or by space, the deprecated form GitBook's
+ * changelog moved away from. Each operation is defined once and mounted in both scopes.
+ */
+export interface SiteScope {
+  prefix: string;
+  params: TObject;
+  deprecated: boolean;
+  /** The operationId in this scope, from the site-keyed one. */
+  operationId(siteKeyed: string): string;
+  target(request: FastifyRequest): Promise<SiteTarget>;
+}
+
+export const siteKeyedScope: SiteScope = {
+  prefix: '/orgs/:organizationId/sites/:siteId',
+  params: SiteParams,
+  deprecated: false,
+  operationId: (id) => id,
+  target: async (request) => {
+    const { organizationId, siteId } = request.params as { organizationId: string; siteId: string };
+    return { organizationId, siteId, role: memberRoleOf(request) };
+  },
+};
+
+export const SpaceParams = Type.Object({
+  spaceId: Type.String({ description: 'The unique id of the space' }),
+});
+
+const DOCS_SECTION = 'space-keyed-publishing-share-links-and-visitor-authentication';
+
+/**
+ * The deprecated space-keyed forms. They act on the one site that shows the space; when no site
+ * or several do, the answer is a 409 that names the site-keyed endpoint to use. Every answer,
+ * errors included, carries `Deprecation`, a `successor-version` link to the site-keyed path and a
+ * link to docs/deprecations.md.
+ */
+export class SpaceKeyedScope implements SiteScope {
+  readonly prefix = '/spaces/:spaceId';
+  readonly params = SpaceParams;
+  readonly deprecated = true;
+  /** The site-keyed path (URI-encoded) a request was resolved to, for its successor link. */
+  private readonly successors = new WeakMap<FastifyRequest, string>();
+
+  constructor(
+    private readonly spaces: SpacesService,
+    private readonly sites: SitesService,
+    private readonly urls: Urls,
+  ) {}
+
+  operationId(siteKeyed: string): string {
+    return siteKeyed.replace('Site', 'Space');
+  }
+
+  async target(request: FastifyRequest): Promise<SiteTarget> {
+    const { spaceId } = request.params as { spaceId: string };
+    const { row, role } = await this.spaces.requireVisible(principalOf(request).userId, spaceId);
+    const sites = await this.sites.sitesShowingSpace(spaceId);
+    const site = sites[0];
+    const successor = (siteId: string) => {
+      const path = this.successorPath(request, `/orgs/${row.organization_id}/sites/${siteId}`);
+      this.successors.set(request, encodeURI(path));
+      return path;
+    };
+    if (site === undefined || sites.length > 1) {
+      const where =
+        site === undefined
+          ? 'no site shows this space'
+          : `${sites.length} sites show this space (${sites.map((s) => s.id).join(', ')})`;
+      throw new AppError(
+        409,
+        `This space-keyed operation is deprecated and acts only on the one site showing the space, but ${where}: use ${successor('{siteId}')} instead`,
+      );
+    }
+    successor(site.id);
+    return { organizationId: row.organization_id, siteId: site.id, role };
+  }
+
+  /** Marks every route of `app` deprecated and every answer with the deprecation headers. */
+  install(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, deprecated: true };
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      this.markAnswer(request, reply);
+      return payload;
+    });
+  }
+
+  /** The deprecation headers; the successor is as precise as what the request resolved. */
+  markAnswer(request: FastifyRequest, reply: FastifyReply): void {
+    const successor =
+      this.successors.get(request) ??
+      encodeURI(this.successorPath(request, '/orgs/{organizationId}/sites/{siteId}'));
+    markDeprecated(reply, this.urls.deprecations(DOCS_SECTION), `${this.urls.base}${successor}`);
+  }
+
+  /** The request's path with `/spaces/:spaceId` replaced by the site path. */
+  private successorPath(request: FastifyRequest, sitePath: string): string {
+    const route = request.routeOptions.url ?? '/v1/spaces/:spaceId';
+    const params = (request.params ?? {}) as Record<string, string>;
+    return route
+      .replace('/spaces/:spaceId', sitePath)
+      .replace(/:(\w+)/g, (_, name: string) => params[name] ?? `{${name}}`);
+  }
+}

@@ -1,0 +1,141 @@
+import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
+import type { SiteSpaceRow, SpaceRow } from '../../db/schema.js';
+import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { makeDefault } from './repository.js';
+
+export type SiteSpaceWithSpace = SiteSpaceRow & { space: SpaceRow };
+
+export type SiteSpaceUpdate = Partial<Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id'>>;
+
+/** A site's variants (site-spaces): their paths, order, default and content. */
+export class SiteSpacesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** What a new variant must not collide with: the taken paths and positions. */
+  async siteSpaceSlots(siteId: string) {
+    const rows = await this.db
+      .selectFrom('site_spaces')
+      .select(['path', 'is_default', 'position'])
+      .where('site_id', '=', siteId)
+      .execute();
+    return {
+      paths: new Set(rows.map((r) => r.path)),
+      hasDefault: rows.some((r) => r.is_default === 1),
+      nextPosition: Math.max(0, ...rows.map((r) => r.position)) + 1,
+    };
+  }
+
+  async insertSiteSpace(row: SiteSpaceRow): Promise<void> {
+    await this.db.insertInto('site_spaces').values(row).execute();
+  }
+
+  /** One page of a site's variants, in their order, each with its space. */
+  async listSiteSpaces(siteId: string, isDefault: boolean | undefined, page: PageRequest) {
+    let query = this.db.selectFrom('site_spaces as ss').where('ss.site_id', '=', siteId);
+    if (isDefault !== undefined) query = query.where('ss.is_default', '=', isDefault ? 1 : 0);
+    const total = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (page.cursor) query = query.where(afterCursor('ss', page.cursor, 'position'));
+    const rows = await query
+      .selectAll('ss')
+      .orderBy('ss.position')
+      .orderBy('ss.id')
+      .limit(page.limit + 1)
+      .execute();
+    const spaceIds = [...new Set(rows.map((r) => r.space_id))];
+    const spaces =
+      spaceIds.length === 0
+        ? []
+        : await this.db.selectFrom('spaces').selectAll().where('id', 'in', spaceIds).execute();
+    const byId = new Map(spaces.map((space) => [space.id, space]));
+    const items: SiteSpaceWithSpace[] = rows.flatMap((row) => {
+      const space = byId.get(row.space_id);
+      return space === undefined ? [] : [{ ...row, space }];
+    });
+    return { rows: items, count: Number(total.count) };
+  }
+
+  /** One variant of a site, with its space. */
+  async find(siteId: string, siteSpaceId: string): Promise<SiteSpaceWithSpace | undefined> {
+    const row = await this.db
+      .selectFrom('site_spaces')
+      .selectAll()
+      .where('id', '=', siteSpaceId)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const space = await this.db
+      .selectFrom('spaces')
+      .selectAll()
+      .where('id', '=', row.space_id)
+      .executeTakeFirst();
+    return space && { ...row, space };
+  }
+
+  /**
+   * Changes a variant in one transaction. Answers what stood in the way: `missing` (no such
+   * variant), or `path-taken` with the variant that holds the path; else `updated`.
+   */
+  async update(
+    siteId: string,
+    siteSpaceId: string,
+    change: SiteSpaceUpdate,
+  ): Promise<{ outcome: 'missing' | 'updated' } | { outcome: 'path-taken'; holder: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await lockRows(
+        trx,
+        trx
+          .selectFrom('site_spaces')
+          .select('id')
+          .where('id', '=', siteSpaceId)
+          .where('site_id', '=', siteId),
+        'site_spaces',
+      ).executeTakeFirst();
+      if (row === undefined) return { outcome: 'missing' as const };
+      if (change.path !== undefined) {
+        const holder = await trx
+          .selectFrom('site_spaces')
+          .select('id')
+          .where('site_id', '=', siteId)
+          .where('path', '=', change.path)
+          .where('id', '!=', siteSpaceId)
+          .executeTakeFirst();
+        if (holder !== undefined) return { outcome: 'path-taken' as const, holder: holder.id };
+      }
+      if (Object.keys(change).length > 0) {
+        await trx.updateTable('site_spaces').set(change).where('id', '=', siteSpaceId).execute();
+      }
+      return { outcome: 'updated' as const };
+    });
+  }
+
+  /** Deletes a variant; when it was the default, the first remaining one becomes the default. */
+  async delete(siteId: string, siteSpaceId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await lockRows(
+        trx,
+        trx
+          .selectFrom('site_spaces')
+          .select(['id', 'is_default'])
+          .where('id', '=', siteSpaceId)
+          .where('site_id', '=', siteId),
+        'site_spaces',
+      ).executeTakeFirst();
+      if (row === undefined) return false;
+      await trx.deleteFrom('site_spaces').where('id', '=', siteSpaceId).execute();
+      if (row.is_default === 1) {
+        const next = await trx
+          .selectFrom('site_spaces')
+          .select('id')
+          .where('site_id', '=', siteId)
+          .orderBy('position')
+          .limit(1)
+          .executeTakeFirst();
+        if (next !== undefined) await makeDefault(trx, siteId, next.id);
+      }
+      return true;
+    });
+  }
+}

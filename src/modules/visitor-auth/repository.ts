@@ -1,0 +1,38 @@
+import type { Db } from '../../db/database.js';
+import type { PublishingAuthRow } from '../../db/schema.js';
+
+export class PublishingAuthRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The site's settings, created with `initial` if it has none yet (races settle on one row). */
+  async ensure(initial: PublishingAuthRow): Promise<PublishingAuthRow> {
+    await this.db
+      .insertInto('site_publishing_auth')
+      .values(initial)
+      .onConflict((oc) => oc.column('site_id').doNothing())
+      .execute();
+    const row = await this.find(initial.site_id);
+    if (row === undefined) throw new Error('publishing auth row vanished after insert');
+    return row;
+  }
+
+  async find(siteId: string): Promise<PublishingAuthRow | undefined> {
+    return this.db
+      .selectFrom('site_publishing_auth')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+  }
+
+  async update(
+    siteId: string,
+    change: Partial<Omit<PublishingAuthRow, 'site_id' | 'created_at'>>,
+  ): Promise<PublishingAuthRow | undefined> {
+    return this.db
+      .updateTable('site_publishing_auth')
+      .set(change)
+      .where('site_id', '=', siteId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import type { PublishingAuthRow } from '../../db/schema.js';
+import { badRequest, notFound } from '../../errors.js';
+import { now } from '../../ids.js';
+import type { SitesService } from '../sites/service.js';
+import { type VisitorClaims, VisitorTokenError, verifyVisitorToken } from './jwt.js';
+import type { PublishingAuthRepository } from './repository.js';
+import type { PublishingAuth, UpdatePublishingAuth } from './schemas.js';
+
+/** 32 random bytes (256 bits, the HS256 block's worth), base64url. */
+export function generatePrivateKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Visitor authentication of a site: the key that signs visitor JWTs and where to send visitors
+ * without a valid one. The settings exist from their first read on (backend `custom`, a fresh
+ * key); `regenerate` replaces the key, and `verify` only accepts tokens signed with the current one.
+ */
+export class PublishingAuthService {
+  constructor(
+    private readonly repo: PublishingAuthRepository,
+    private readonly sites: SitesService,
+  ) {}
+
+  async get(organizationId: string, siteId: string): Promise<PublishingAuth> {
+    await this.sites.requireSite(organizationId, siteId);
+    return present(await this.ensure(siteId));
+  }
+
+  /** `backend` is required; `fallbackURL` absent = unchanged, null = removed. */
+  async update(
+    organizationId: string,
+    siteId: string,
+    input: UpdatePublishingAuth,
+  ): Promise<PublishingAuth> {
+    if (input.backend !== 'custom') {
+      throw badRequest(
+        'body.backend: Livery has no integrations, so "integration" cannot authenticate visitors; use "custom"',
+      );
+    }
+    await this.sites.requireSite(organizationId, siteId);
+    await this.ensure(siteId);
+    const row = await this.repo.update(siteId, {
+      backend: input.backend,
+      ...(input.fallbackURL === undefined ? {} : { fallback_url: input.fallbackURL }),
+      updated_at: now(),
+    });
+    if (row === undefined) throw notFound('site', siteId);
+    return present(row);
+  }
+
+  /** A new private key: tokens signed with the old one stop verifying at once. */
+  async regenerate(organizationId: string, siteId: string): Promise<PublishingAuth> {
+    await this.sites.requireSite(organizationId, siteId);
+    await this.ensure(siteId);
+    const row = await this.repo.update(siteId, {
+      private_key: generatePrivateKey(),
+      updated_at: now(),
+    });
+    if (row === undefined) throw notFound('site', siteId);
+    return present(row);
+  }
+
+  /**
+   * The claims of a visitor token for this site, checked against the site's current key (the
+   * published site uses this). Throws VisitorTokenError saying why a token is refused.
+   */
+  async verify(siteId: string, token: string, at?: number): Promise<VisitorClaims> {
+    const row = await this.repo.find(siteId);
+    if (row === undefined) {
+      throw new VisitorTokenError('signature', 'The site has no visitor-authentication key yet');
+    }
+    return verifyVisitorToken(token, {
+      key: row.private_key,
+      audience: siteId,
+      ...(at === undefined ? {} : { now: at }),
+    });
+  }
+
+  private ensure(siteId: string): Promise<PublishingAuthRow> {
+    const at = now();
+    return this.repo.ensure({
+      site_id: siteId,
+      backend: 'custom',
+      private_key: generatePrivateKey(),
+      fallback_url: null,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+}
+
+function present(row: PublishingAuthRow): PublishingAuth {
+  return {
+    object: 'publishing-auth',
+    backend: row.backend,
+    privateKey: row.private_key,
+    ...(row.fallback_url === null ? {} : { fallbackURL: row.fallback_url }),
+  };
+}
