@@ -4,9 +4,10 @@ import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
 import { createTestApp, type TestContext } from './helpers/app.js';
 import {
   CustomizationLocale,
+  clientFailure,
   GitBookAPI,
-  GitBookAPIError,
   type GitBookClient,
+  listenWithClient,
 } from './helpers/gitbook.js';
 
 /**
@@ -19,23 +20,11 @@ let endpoint: string;
 
 before(async () => {
   t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  endpoint = `http://127.0.0.1:${address.port}`;
-  api = new GitBookAPI({ authToken: t.token, endpoint });
+  ({ api, endpoint } = await listenWithClient(t));
 });
 after(async () => t.close());
 
-async function failure(promise: Promise<unknown>): Promise<GitBookAPIError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof GitBookAPIError, String(error));
-    return error;
-  }
-  assert.fail('expected the client to throw GitBookAPIError');
-}
+const failure = clientFailure;
 
 describe('the official client against Livery', () => {
   test('every operation, field by field', async () => {

@@ -65,7 +65,7 @@ describe('GET /openapi.json', () => {
         );
         const gitbook = gitbookSpec.paths[successor.replace(/^\/v1/, '')]?.[method];
         assert.ok(gitbook, `${method.toUpperCase()} ${successor} exists in GitBook 0.130`);
-        assert.equal(op.operationId, gitbook.operationId.replace('Site', 'Space'), path);
+        assert.equal(op.operationId, gitbook.operationId?.replace('Site', 'Space'), path);
         assert.equal(op.deprecated, true, `${method.toUpperCase()} ${path} is deprecated`);
         continue;
       }

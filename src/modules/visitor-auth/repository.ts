@@ -6,6 +6,9 @@ export class PublishingAuthRepository {
 
   /** The site's settings, created with `initial` if it has none yet (races settle on one row). */
   async ensure(initial: PublishingAuthRow): Promise<PublishingAuthRow> {
+    // Read first: only the very first read of a site's settings writes.
+    const existing = await this.find(initial.site_id);
+    if (existing !== undefined) return existing;
     await this.db
       .insertInto('site_publishing_auth')
       .values(initial)

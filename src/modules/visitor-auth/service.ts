@@ -80,6 +80,7 @@ export class PublishingAuthService {
 
   private ensure(siteId: string): Promise<PublishingAuthRow> {
     const at = now();
+    // The key is drawn even when the row exists: 32 random bytes cost far less than a query.
     return this.repo.ensure({
       site_id: siteId,
       backend: 'custom',
