@@ -12,6 +12,11 @@ import { startCommand, TSC } from '../scripts/start-command.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const TOKEN = 'gb_benchmark-token-0123456789abcdef';
+
+/** Rounds per target, seconds per round and connections (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS). */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const MIB = 1024 * 1024;
 
 export interface Measure {

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import {
   buildLivery,
+  CONNECTIONS,
+  DURATION,
   dropSchema,
   type Measure,
   machine,
   measure,
   median,
   postgresTarget,
+  ROUNDS,
   schemaUrl,
   seed,
   startLivery,
@@ -32,9 +35,6 @@ import {
  * On SQLite and, when reachable, PostgreSQL (as `npm run bench`).
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const KINDS = [
   'baseline',
   'getSite',

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import {
   buildLivery,
+  CONNECTIONS,
+  DURATION,
   dropSchema,
   type Measure,
   machine,
   measure,
   median,
   postgresTarget,
+  ROUNDS,
   schemaUrl,
   seed,
   start,
@@ -37,9 +40,6 @@ import {
  * server's RSS under load and the ratio to the ceiling, then each target: met / NOT MET.
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WARMUP = Math.min(2, DURATION);
 /** Variants the `PATCH spread` target writes to, one after the other. */
 const SPREAD = 16;

@@ -113,7 +113,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`BASE_URL must be an absolute http(s) URL (got ${JSON.stringify(env.BASE_URL)})`);
   }
 
-  // Published sites are served by Livery itself under /s/ unless a proxy in front says otherwise.
+  // The base of published addresses (urls.published); serving pages there is docs/sites.md#publishing.
   const publicUrl = `${str('PUBLIC_URL', `${baseUrl}/s/`).replace(/\/+$/, '')}/`;
   // Unset, it follows BASE_URL, whose own problem is already reported.
   if (env.PUBLIC_URL !== undefined && !isHttpUrl(publicUrl)) {
