@@ -47,12 +47,12 @@ export const shareLinkRoutes: FastifyPluginAsync<{
   app.post(
     base,
     {
-      config: { idempotent: true },
+      // Not idempotent: a stored answer would keep the key, which Livery stores only hashed.
       schema: {
         operationId: scope.operationId('createSiteShareLink'),
         summary: 'Create a share link',
         description:
-          "The response's urls.published carries the link's secret key (?share=<key>, 192 bits): the only time it is shown.",
+          "The response's urls.published carries the link's secret key (?share=<key>, 192 bits): the only time it is shown. Idempotency-Key is not honoured here: replaying the answer would mean keeping the key.",
         tags,
         params: scope.params,
         body: CreateShareLinkSchema,

@@ -74,10 +74,9 @@ export class SpaceKeyedScope implements SiteScope {
     const { row, role } = await this.spaces.requireVisible(principalOf(request).userId, spaceId);
     const sites = await this.sites.sitesShowingSpace(spaceId);
     const site = sites[0];
-    const successor = (siteId: string) => {
-      const path = this.successorPath(request, `/orgs/${row.organization_id}/sites/${siteId}`);
-      this.successors.set(request, encodeURI(path));
-      return path;
+    const successor = (siteId: string | undefined) => {
+      this.successors.set(request, this.successorPath(request, row.organization_id, siteId, true));
+      return this.successorPath(request, row.organization_id, siteId, false);
     };
     if (site === undefined || sites.length > 1) {
       const where =
@@ -86,7 +85,7 @@ export class SpaceKeyedScope implements SiteScope {
           : `${sites.length} sites show this space (${sites.map((s) => s.id).join(', ')})`;
       throw new AppError(
         409,
-        `This space-keyed operation is deprecated and acts only on the one site showing the space, but ${where}: use ${successor('{siteId}')} instead`,
+        `This space-keyed operation is deprecated and acts only on the one site showing the space, but ${where}: use ${successor(undefined)} instead`,
       );
     }
     successor(site.id);
@@ -99,25 +98,47 @@ export class SpaceKeyedScope implements SiteScope {
       route.schema = { ...route.schema, deprecated: true };
     });
     app.addHook('onSend', async (request, reply, payload) => {
-      this.markAnswer(request, reply);
+      await this.markAnswer(request, reply);
       return payload;
     });
   }
 
-  /** The deprecation headers; the successor is as precise as what the request resolved. */
-  markAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  /**
+   * The deprecation headers. The successor names the site the request acts on; answers that did
+   * not reach the handler (a refused body, an idempotent replay) resolve it here. When it cannot
+   * be resolved (unknown space, no or several sites), its unknown parts stay templates.
+   */
+  async markAnswer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!this.successors.has(request) && request.principal !== null) {
+      await this.target(request).catch(() => undefined);
+    }
     const successor =
-      this.successors.get(request) ??
-      encodeURI(this.successorPath(request, '/orgs/{organizationId}/sites/{siteId}'));
+      this.successors.get(request) ?? this.successorPath(request, undefined, undefined, true);
     markDeprecated(reply, this.urls.deprecations(DOCS_SECTION), `${this.urls.base}${successor}`);
   }
 
-  /** The request's path with `/spaces/:spaceId` replaced by the site path. */
-  private successorPath(request: FastifyRequest, sitePath: string): string {
+  /**
+   * The request's path with `/spaces/:spaceId` replaced by the site's, parameters filled in;
+   * what is not known stays a `{name}` template. `forLink`: percent-encoded for a Link header.
+   */
+  private successorPath(
+    request: FastifyRequest,
+    organizationId: string | undefined,
+    siteId: string | undefined,
+    forLink: boolean,
+  ): string {
     const route = request.routeOptions.url ?? '/v1/spaces/:spaceId';
-    const params = (request.params ?? {}) as Record<string, string>;
+    const params: Record<string, string | undefined> = {
+      ...((request.params ?? {}) as Record<string, string>),
+      organizationId,
+      siteId,
+    };
     return route
-      .replace('/spaces/:spaceId', sitePath)
-      .replace(/:(\w+)/g, (_, name: string) => params[name] ?? `{${name}}`);
+      .replace('/spaces/:spaceId', '/orgs/:organizationId/sites/:siteId')
+      .replace(/:(\w+)/g, (_, name: string) => {
+        const value = params[name];
+        if (value === undefined) return forLink ? `%7B${name}%7D` : `{${name}}`;
+        return forLink ? encodeURIComponent(value) : value;
+      });
   }
 }

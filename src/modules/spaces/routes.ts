@@ -71,7 +71,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
         response: responses({ 200: SpaceSchema }, [400, 409, 413, 415]),
       },
       onSend: async (request, reply, payload) => {
-        if (usesSiteFields(request.body)) spaceKeyed.markAnswer(request, reply);
+        if (usesSiteFields(request.body)) await spaceKeyed.markAnswer(request, reply);
         return payload;
       },
     },

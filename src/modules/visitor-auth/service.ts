@@ -34,12 +34,12 @@ export class PublishingAuthService {
     siteId: string,
     input: UpdatePublishingAuth,
   ): Promise<PublishingAuth> {
+    await this.sites.requireSite(organizationId, siteId);
     if (input.backend !== 'custom') {
       throw badRequest(
         'body.backend: Livery has no integrations, so "integration" cannot authenticate visitors; use "custom"',
       );
     }
-    await this.sites.requireSite(organizationId, siteId);
     await this.ensure(siteId);
     const row = await this.repo.update(siteId, {
       backend: input.backend,
