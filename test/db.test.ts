@@ -66,6 +66,28 @@ describe('cached reads (prepareCached) never answer older data than the database
     assert.equal(await read(), 'Second', 'another connection committed');
     await db.updateTable('organizations').set({ title: 'Third' }).where('id', '=', 'o1').execute();
     assert.equal(await read(), 'Third', 'this connection wrote');
+    // A write that returns rows is still a write (better-sqlite3 runs it as a reader).
+    const returned = await db
+      .updateTable('organizations')
+      .set({ title: 'Fourth' })
+      .where('id', '=', 'o1')
+      .returningAll()
+      .executeTakeFirst();
+    assert.equal(returned?.title, 'Fourth');
+    assert.equal(await read(), 'Fourth', 'this connection wrote with RETURNING');
+    // A rolled-back write leaves nothing behind, not even in the cache.
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .updateTable('organizations')
+          .set({ title: 'Fifth' })
+          .where('id', '=', 'o1')
+          .execute();
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    assert.equal(await read(), 'Fourth', 'the rollback is seen');
     assert.equal(executions, 1, 'built and compiled once');
   });
 });

@@ -158,9 +158,11 @@ class SqliteConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const statement = this.prepare(query.sql);
     const parameters = query.parameters as unknown[];
+    // Counted before running: a read cached from here on carries a newer generation. Counted:
+    // every statement but a plain read. A write with RETURNING is a `reader` but not `readonly`;
+    // BEGIN, COMMIT and ROLLBACK are `readonly` but not `reader`.
+    if (!(statement.reader && statement.readonly)) this.writes.count += 1;
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
-    // Counted before running: a read cached from here on carries a newer generation.
-    this.writes.count += 1;
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   }

@@ -37,7 +37,16 @@ export class SitesRepository {
    */
   private readonly siteCount;
 
+  private readonly site;
+
   constructor(private readonly db: Db) {
+    this.site = prepareCached(
+      db,
+      (organizationId: string, siteId: string) =>
+        sitesOf(db).where('s.id', '=', siteId).where('s.organization_id', '=', organizationId),
+      ([row]): SiteWithCount | undefined =>
+        row && { ...row, site_space_count: Number(row.site_space_count) },
+    );
     this.siteCount = prepareCached(
       db,
       (organizationId: string) =>
@@ -54,12 +63,9 @@ export class SitesRepository {
     return sitesOf(this.db);
   }
 
-  async findSite(organizationId: string, siteId: string): Promise<SiteWithCount | undefined> {
-    const row = await this.sites()
-      .where('s.id', '=', siteId)
-      .where('s.organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return row && { ...row, site_space_count: Number(row.site_space_count) };
+  /** The site (cached while the database is unchanged: every site operation starts here). */
+  findSite(organizationId: string, siteId: string): Promise<SiteWithCount | undefined> {
+    return this.site(organizationId, siteId);
   }
 
   async listSites(organizationId: string, filters: SiteFilters, { cursor, limit }: PageRequest) {

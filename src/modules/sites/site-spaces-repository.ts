@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
+import { prepareCached } from '../../db/prepared.js';
 import type { SiteSpaceRow, SpaceRow } from '../../db/schema.js';
-import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../http/pagination.js';
 import { makeDefault } from './repository.js';
 
 export type SiteSpaceWithSpace = SiteSpaceRow & { space: SpaceRow };
@@ -10,7 +11,40 @@ export type SiteSpaceUpdate = Partial<Pick<SiteSpaceRow, 'path' | 'condition' | 
 
 /** A site's variants (site-spaces): their paths, order, default and content. */
 export class SiteSpacesRepository {
-  constructor(private readonly db: Db) {}
+  private readonly variantRows;
+  private readonly variantSpaces;
+  /** allOf's joined list, per cached rows object, while the spaces object is the same too. */
+  private readonly joined = new WeakMap<
+    SiteSpaceRow[],
+    { spaces: SpaceRow[]; all: SiteSpaceWithSpace[] }
+  >();
+
+  constructor(private readonly db: Db) {
+    this.variantRows = prepareCached(
+      db,
+      (siteId: string) =>
+        db
+          .selectFrom('site_spaces')
+          .selectAll()
+          .where('site_id', '=', siteId)
+          .orderBy('position')
+          .orderBy('id'),
+      (rows) => rows,
+      1_000,
+    );
+    this.variantSpaces = prepareCached(
+      db,
+      (siteId: string) =>
+        db
+          .selectFrom('spaces')
+          .selectAll()
+          .where('id', 'in', (eb) =>
+            eb.selectFrom('site_spaces').select('space_id').where('site_id', '=', siteId),
+          ),
+      (rows) => rows,
+      1_000,
+    );
+  }
 
   /** What a new variant must not collide with: the taken paths and positions. */
   async siteSpaceSlots(siteId: string) {
@@ -30,31 +64,39 @@ export class SiteSpacesRepository {
     await this.db.insertInto('site_spaces').values(row).execute();
   }
 
-  /** One page of a site's variants, in their order, each with its space. */
-  async listSiteSpaces(siteId: string, isDefault: boolean | undefined, page: PageRequest) {
-    let query = this.db.selectFrom('site_spaces as ss').where('ss.site_id', '=', siteId);
-    if (isDefault !== undefined) query = query.where('ss.is_default', '=', isDefault ? 1 : 0);
-    const total = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (page.cursor) query = query.where(afterCursor('ss', page.cursor, 'position'));
-    const rows = await query
-      .selectAll('ss')
-      .orderBy('ss.position')
-      .orderBy('ss.id')
-      .limit(page.limit + 1)
-      .execute();
-    const spaceIds = [...new Set(rows.map((r) => r.space_id))];
-    const spaces =
-      spaceIds.length === 0
-        ? []
-        : await this.db.selectFrom('spaces').selectAll().where('id', 'in', spaceIds).execute();
+  /**
+   * Every variant of a site in order, each with its space. Kept while the database is unchanged
+   * (db/prepared.ts): listings and, later, every page of a published site start here.
+   */
+  async allOf(siteId: string): Promise<SiteSpaceWithSpace[]> {
+    const rows = await this.variantRows(siteId);
+    const spaces = await this.variantSpaces(siteId);
+    const known = this.joined.get(rows);
+    if (known?.spaces === spaces) return known.all;
     const byId = new Map(spaces.map((space) => [space.id, space]));
-    const items: SiteSpaceWithSpace[] = rows.flatMap((row) => {
+    const all = rows.flatMap((row) => {
       const space = byId.get(row.space_id);
       return space === undefined ? [] : [{ ...row, space }];
     });
-    return { rows: items, count: Number(total.count) };
+    this.joined.set(rows, { spaces, all });
+    return all;
+  }
+
+  /** One page of a site's variants, in their order (a site has tens of them, not thousands). */
+  async listSiteSpaces(siteId: string, isDefault: boolean | undefined, page: PageRequest) {
+    const all = await this.allOf(siteId);
+    const matching =
+      isDefault === undefined ? all : all.filter((row) => (row.is_default === 1) === isDefault);
+    const { cursor } = page;
+    const after =
+      cursor === undefined
+        ? matching
+        : matching.filter(
+            (row) =>
+              row.position > Number(cursor.key) ||
+              (row.position === Number(cursor.key) && row.id > cursor.id),
+          );
+    return { rows: after.slice(0, page.limit + 1), count: matching.length };
   }
 
   /** One variant of a site, with its space. */

@@ -1,8 +1,19 @@
 import type { Db } from '../../db/database.js';
+import { prepareCached } from '../../db/prepared.js';
 import type { PublishingAuthRow } from '../../db/schema.js';
 
 export class PublishingAuthRepository {
-  constructor(private readonly db: Db) {}
+  /** Cached while the database is unchanged: visitor-token checks read it on every request. */
+  private readonly bySite;
+
+  constructor(private readonly db: Db) {
+    this.bySite = prepareCached(
+      db,
+      (siteId: string) =>
+        db.selectFrom('site_publishing_auth').selectAll().where('site_id', '=', siteId),
+      ([row]): PublishingAuthRow | undefined => row,
+    );
+  }
 
   /** The site's settings, created with `initial` if it has none yet (races settle on one row). */
   async ensure(initial: PublishingAuthRow): Promise<PublishingAuthRow> {
@@ -19,12 +30,8 @@ export class PublishingAuthRepository {
     return row;
   }
 
-  async find(siteId: string): Promise<PublishingAuthRow | undefined> {
-    return this.db
-      .selectFrom('site_publishing_auth')
-      .selectAll()
-      .where('site_id', '=', siteId)
-      .executeTakeFirst();
+  find(siteId: string): Promise<PublishingAuthRow | undefined> {
+    return this.bySite(siteId);
   }
 
   async update(
