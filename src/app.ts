@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
 import { type Db, freshnessFenceOf } from './db/database.js';
-import { bearerAuth } from './http/auth.js';
+import { installAccessControl, installPermissions } from './http/auth.js';
 import { installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
 import { BODY_LIMIT, installJsonBodyParser } from './http/json-body.js';
@@ -20,6 +20,8 @@ import { CustomizationService } from './modules/customization/service.js';
 import { IdentityRepository } from './modules/identity/repository.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
+import { tokenRoutes } from './modules/identity/token-routes.js';
+import { TokensService } from './modules/identity/tokens-service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
 import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
@@ -55,6 +57,7 @@ export function buildServices({ config, db }: AppDependencies) {
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customization = new CustomizationService(new CustomizationRepository(db));
+  const tokens = new TokensService(identity, urls);
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
   return {
     urls,
@@ -65,6 +68,7 @@ export function buildServices({ config, db }: AppDependencies) {
     shareLinks,
     publishingAuth,
     customization,
+    tokens,
     spaceKeyed,
   };
 }
@@ -154,13 +158,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // PostgreSQL: first make sure this process has heard of every commit made before the
       // request arrived, by any process, so that no cached read answers older data.
       if (fence !== undefined) v1.addHook('onRequest', () => fence());
-      v1.addHook('onRequest', bearerAuth(services.identity));
+      installPermissions(v1);
+      installAccessControl(v1, services.identity, (spaceId) =>
+        services.spaces.organizationOf(spaceId),
+      );
       installRateLimit(v1, config.rateLimitPerMinute);
       installIdempotency(v1, { db: deps.db });
       v1.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ user: [] }] };
       });
       await v1.register(identityRoutes, { identity: services.identity });
+      await v1.register(tokenRoutes, { tokens: services.tokens });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {
         spaces: services.spaces,

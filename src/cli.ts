@@ -36,7 +36,7 @@ export async function runCli(args: string[], services: Services, print: Print): 
   const { identity } = services;
 
   if (area === 'tokens' && command === 'create' && values.user !== undefined) {
-    const { id, token } = await identity.createToken(values.user, values.label);
+    const { id, token } = await identity.createToken(values.user, { label: values.label });
     print(`token id: ${id}`);
     print(`token:    ${token}`);
     print('The token is shown once; store it now.');

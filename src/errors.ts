@@ -21,6 +21,9 @@ export const notFound = (resource: string, id: string) =>
 
 export const conflict = (message: string) => new AppError(409, message);
 
+/** A member (or token) without the right: the message names the role or scope needed. */
+export const forbidden = (message: string) => new AppError(403, message);
+
 export const preconditionFailed = (currentEtag: string) =>
   new AppError(
     412,
@@ -34,6 +37,6 @@ export const missingCredentials = (message: string) =>
   new AppError(401, message, { 'www-authenticate': REALM });
 
 export const invalidToken = () =>
-  new AppError(401, 'The API token is unknown or has been revoked', {
+  new AppError(401, 'The API token is unknown, expired or has been revoked', {
     'www-authenticate': `${REALM}, error="invalid_token"`,
   });

@@ -44,7 +44,7 @@ describe('Authorization: Bearer <token> on every /v1 request', () => {
       name: 'unknown token',
       header: 'Bearer gb_unknownunknownunknownunknown',
       challenge: `${REALM}, error="invalid_token"`,
-      message: /unknown or has been revoked/,
+      message: /unknown, expired or has been revoked/,
     },
   ];
 
@@ -72,7 +72,7 @@ describe('Authorization: Bearer <token> on every /v1 request', () => {
   });
 
   test('a revoked token stops working at once', async () => {
-    const { id, token } = await t.services.identity.createToken(t.userId, 'to revoke');
+    const { id, token } = await t.services.identity.createToken(t.userId, { label: 'to revoke' });
     const headers = { authorization: `Bearer ${token}` };
     expectStatus(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 200);
     assert.equal(await t.services.identity.revokeToken(id), true);

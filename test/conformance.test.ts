@@ -164,6 +164,6 @@ describe('the official client against Livery', () => {
     const stranger = new GitBookAPI({ authToken: 'gb_not-a-token-of-this-server', endpoint });
     const unauthorized = await failure(stranger.user.getAuthenticatedUser());
     assert.equal(unauthorized.code, 401);
-    assert.match(unauthorized.errorMessage, /unknown or has been revoked/);
+    assert.match(unauthorized.errorMessage, /unknown, expired or has been revoked/);
   });
 });

@@ -189,7 +189,7 @@ describe('Idempotency-Key: misuse and scope', () => {
     assert.equal(theirs.headers['idempotent-replayed'], undefined);
     assert.equal(await siteCount(), before + 1);
 
-    const second = await t.services.identity.createToken(t.userId, 'second');
+    const second = await t.services.identity.createToken(t.userId, { label: 'second' });
     const again = await post(sitesUrl(), body, key, { authorization: `Bearer ${second.token}` });
     assertReplay(mine, again);
     assert.equal(await siteCount(), before + 1);

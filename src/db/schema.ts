@@ -45,6 +45,12 @@ export interface ApiTokenRow {
   label: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** JSON array of scope names, or null: the token has all of its user's rights. */
+  scopes: string | null;
+  /** After this time the token is refused; null: it does not expire. */
+  expires_at: string | null;
+  /** Last use, recorded at most once a minute. */
+  last_used_at: string | null;
 }
 
 export interface SpaceRow {

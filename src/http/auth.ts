@@ -1,13 +1,18 @@
-import type { FastifyRequest } from 'fastify';
-import { AppError, invalidToken, missingCredentials, notFound } from '../errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, forbidden, invalidToken, missingCredentials, notFound } from '../errors.js';
+import { PERMISSIONS, type Permission, roleAtLeast } from '../modules/identity/permissions.js';
 import type { IdentityService, Principal } from '../modules/identity/service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the bearer hook on every `/v1` request. */
     principal: Principal | null;
-    /** The caller's role in the organization named by the path, for routes that name one. */
+    /** The caller's role in the organization the request names (by path or through a space). */
     memberRole: string | null;
+  }
+  interface FastifyContextConfig {
+    /** The operation's row of the permission table (modules/identity/permissions.ts). */
+    permission?: Permission;
   }
 }
 
@@ -15,11 +20,54 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 /**
- * `onRequest` hook of the `/v1` scope: authenticates the token, then, when the path names an
- * organization, requires membership. It runs before the body is read, so a stranger learns
- * nothing from validation errors either.
+ * Gives every route of the scope its row of the permission table, by operationId; a route
+ * without one is a programming error and fails at start-up, so no operation goes unchecked.
  */
-export function bearerAuth(identity: IdentityService) {
+export function installPermissions(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+    const permission = operationId === undefined ? undefined : PERMISSIONS[operationId];
+    if (permission === undefined) {
+      throw new Error(`${route.method} ${route.url}: no permission for ${operationId}`);
+    }
+    route.config = { ...route.config, permission };
+  });
+}
+
+/**
+ * The `/v1` scope's access control. `onRequest`: authenticates the token (401 at once); when the
+ * path names an organization, or a space (whose organization `spaceOrganization` answers), finds
+ * the caller's role; then checks the operation's permission (role and token scope).
+ * A refusal (404 for a non-member, 403) is answered in `preValidation`: after the body is parsed
+ * (so answers that depend on the body, the deprecation headers of updateSpaceById, can still
+ * read it) but before it is validated, so a stranger or an under-privileged member learns
+ * nothing from validation errors and nothing runs.
+ */
+export function installAccessControl(
+  app: FastifyInstance,
+  identity: IdentityService,
+  spaceOrganization: (spaceId: string) => Promise<string | undefined>,
+): void {
+  const refusals = new WeakMap<FastifyRequest, AppError>();
+  const check = bearerAuth(identity, spaceOrganization);
+  app.addHook('onRequest', async (request) => {
+    try {
+      await check(request);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode === 401) throw error;
+      refusals.set(request, error);
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    const refusal = refusals.get(request);
+    if (refusal !== undefined) throw refusal;
+  });
+}
+
+function bearerAuth(
+  identity: IdentityService,
+  spaceOrganization: (spaceId: string) => Promise<string | undefined>,
+) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
@@ -31,16 +79,51 @@ export function bearerAuth(identity: IdentityService) {
     if (token === undefined) {
       throw missingCredentials('Malformed Authorization header; expected "Bearer <API token>"');
     }
-    const { organizationId } = request.params as { organizationId?: string };
+    const params = request.params as { organizationId?: string; spaceId?: string };
+    let organizationId = params.organizationId;
+    let named = organizationId === undefined ? undefined : notFound('organization', organizationId);
+    if (organizationId === undefined && params.spaceId !== undefined) {
+      organizationId = await spaceOrganization(params.spaceId);
+      named = notFound('space', params.spaceId);
+    }
     const found = await identity.authenticate(token, organizationId);
     if (found === undefined) throw invalidToken();
     request.principal = found.principal;
-    if (organizationId !== undefined) {
-      // Not a member: the same 404 as for an organization that does not exist.
-      if (found.role === undefined) throw notFound('organization', organizationId);
+    if (named !== undefined) {
+      // Not a member, or no such thing: the same 404, so ids of others are never confirmed.
+      if (organizationId === undefined || found.role === undefined) throw named;
       request.memberRole = found.role;
     }
+    const { permission } = request.routeOptions.config;
+    if (permission !== undefined) demand(request, permission);
   };
+}
+
+/** 403 unless the caller's token scopes and role allow `permission` (the table's rules). */
+export function demand(request: FastifyRequest, permission: Permission): void {
+  const operation = (request.routeOptions.schema as { operationId?: string } | undefined)
+    ?.operationId;
+  const { scopes } = principalOf(request);
+  if (scopes !== null) {
+    if (permission.unscopedOnly) {
+      throw forbidden(
+        `${operation} needs an API token without scopes: a token restricted to scopes cannot manage tokens`,
+      );
+    }
+    if (permission.scope !== null && !scopes.includes(permission.scope)) {
+      throw forbidden(
+        `This API token lacks the scope ${permission.scope}, which ${operation} needs (the token has: ${scopes.join(', ') || 'none'})`,
+      );
+    }
+  }
+  if (permission.role !== null) {
+    const role = memberRoleOf(request);
+    if (!roleAtLeast(role, permission.role)) {
+      throw forbidden(
+        `${operation} needs the ${permission.role} role in this organization; your role is ${role}`,
+      );
+    }
+  }
 }
 
 export function principalOf(request: FastifyRequest): Principal {

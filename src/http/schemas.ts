@@ -13,7 +13,8 @@ const ErrorSchema = Type.Object(
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad Request: the message names the offending field and the rule',
-  401: 'Unauthorized: missing, malformed, unknown or revoked API token',
+  401: 'Unauthorized: missing, malformed, unknown, expired or revoked API token',
+  403: 'Forbidden: your role or your token scopes do not allow this operation (docs/permissions.md); the message names the role or scope needed',
   404: 'Not Found (also for resources of an organization the caller is not a member of)',
   409: 'Conflict',
   412: 'Precondition Failed: If-Match does not match the current ETag',
@@ -23,7 +24,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** Errors every authenticated route can answer. */
-const AUTHENTICATED = [401, 404, 500];
+const AUTHENTICATED = [401, 403, 404, 500];
 
 /**
  * A route's `response` map: its success bodies plus the error responses it can give, so the

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { lockBootstrap } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
-import type { ApiTokenRow, OrganizationRow, UserRow } from '../../db/schema.js';
+import type { ApiTokenRow, MembershipRow, OrganizationRow, UserRow } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
 
 export interface ActiveToken {
@@ -10,6 +10,11 @@ export interface ActiveToken {
   hash: string;
   /** The user's role in the organization asked about, if they are a member. */
   role: string | undefined;
+  /** The token's scopes; null: all of its user's rights. */
+  scopes: readonly string[] | null;
+  /** Epoch milliseconds after which the token is refused, or null. */
+  expiresAt: number | null;
+  lastUsedAt: string | null;
 }
 
 const toActiveToken = (row: {
@@ -17,12 +22,20 @@ const toActiveToken = (row: {
   user_id: string;
   token_hash: string;
   role: string | null;
+  scopes: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
 }): ActiveToken => ({
   id: row.id,
   userId: row.user_id,
   hash: row.token_hash,
   role: row.role ?? undefined,
+  scopes: row.scopes === null ? null : Object.freeze(JSON.parse(row.scopes) as string[]),
+  expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
+  lastUsedAt: row.last_used_at,
 });
+
+const TOKEN_COLUMNS = ['scopes', 'expires_at', 'last_used_at'] as const;
 
 /** Users, organizations, memberships and API tokens. */
 export class IdentityRepository {
@@ -36,7 +49,7 @@ export class IdentityRepository {
       (hash: string) =>
         db
           .selectFrom('api_tokens')
-          .select(['id', 'user_id', 'token_hash'])
+          .select(['id', 'user_id', 'token_hash', ...TOKEN_COLUMNS])
           .where('token_hash', '=', hash)
           .where('revoked_at', 'is', null),
       ([row]) => row && toActiveToken({ ...row, role: null }),
@@ -49,7 +62,15 @@ export class IdentityRepository {
           .leftJoin('memberships as m', (join) =>
             join.onRef('m.user_id', '=', 't.user_id').on('m.organization_id', '=', organizationId),
           )
-          .select(['t.id', 't.user_id', 't.token_hash', 'm.role'])
+          .select([
+            't.id',
+            't.user_id',
+            't.token_hash',
+            'm.role',
+            't.scopes',
+            't.expires_at',
+            't.last_used_at',
+          ])
           .where('t.token_hash', '=', hash)
           .where('t.revoked_at', 'is', null),
       ([row]) => row && toActiveToken(row),
@@ -144,18 +165,33 @@ export class IdentityRepository {
     });
   }
 
+  async insertUser(user: UserRow): Promise<void> {
+    await this.db.insertInto('users').values(user).execute();
+  }
+
+  async setMembership(row: MembershipRow): Promise<void> {
+    await this.db
+      .insertInto('memberships')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['organization_id', 'user_id']).doUpdateSet({ role: row.role }),
+      )
+      .execute();
+  }
+
   async insertToken(token: ApiTokenRow): Promise<void> {
     await this.db.insertInto('api_tokens').values(token).execute();
   }
 
-  /** Returns false when no active token has that id. */
-  async revokeToken(id: string, at: string): Promise<boolean> {
-    const result = await this.db
+  /** Returns false when no active token has that id (and, if given, belongs to that user). */
+  async revokeToken(id: string, at: string, userId?: string): Promise<boolean> {
+    let query = this.db
       .updateTable('api_tokens')
       .set({ revoked_at: at })
       .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+      .where('revoked_at', 'is', null);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    const result = await query.executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
@@ -166,6 +202,34 @@ export class IdentityRepository {
       .orderBy('created_at');
     if (userId !== undefined) query = query.where('user_id', '=', userId);
     return query.execute();
+  }
+
+  /** A user's tokens that still work (neither revoked nor expired at `at`), one page. */
+  async listActiveTokens(userId: string, at: string, { cursor, limit }: PageRequest) {
+    let query = this.db
+      .selectFrom('api_tokens as t')
+      .where('t.user_id', '=', userId)
+      .where('t.revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', at)]));
+    const { count } = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (cursor) query = query.where(afterCursor('t', cursor));
+    const rows = await query
+      .selectAll('t')
+      .orderBy('t.created_at')
+      .orderBy('t.id')
+      .limit(limit + 1)
+      .execute();
+    return { rows, count: Number(count) };
+  }
+
+  async recordTokenUse(id: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   async listOrganizationsWithOwners() {

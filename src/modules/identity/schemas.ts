@@ -1,4 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { Enum } from '../customization/schema-kit.js';
+import { SCOPES } from './permissions.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Uri = Type.String({ format: 'uri' });
@@ -48,3 +50,51 @@ export const OrganizationSchema = Type.Object(
   { title: 'Organization' },
 );
 export type Organization = Static<typeof OrganizationSchema>;
+
+const TokenFields = {
+  object: Type.Literal('api-token'),
+  id: Type.String(),
+  label: Type.Optional(Type.String()),
+  scopes: Type.Optional(
+    Type.Array(Type.String(), { description: 'Absent: all of the user’s rights' }),
+  ),
+  createdAt: Timestamp,
+  expiresAt: Type.Optional(Timestamp),
+  lastUsedAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Recorded at most once a minute' }),
+  ),
+  urls: Type.Object({ location: Uri }),
+};
+
+export const ApiTokenSchema = Type.Object(TokenFields, {
+  title: 'ApiToken',
+  description: 'An API token of the calling user (Livery extension), without its secret',
+});
+export type ApiToken = Static<typeof ApiTokenSchema>;
+
+export const CreatedApiTokenSchema = Type.Object(
+  {
+    ...TokenFields,
+    token: Type.String({ description: 'The secret: shown in this response only' }),
+  },
+  { title: 'CreatedApiToken' },
+);
+
+export const CreateApiTokenSchema = Type.Object(
+  {
+    label: Type.String({ minLength: 1, maxLength: 50, description: 'What the token is for' }),
+    scopes: Type.Optional(
+      Type.Array(Enum(SCOPES), {
+        minItems: 1,
+        uniqueItems: true,
+        description:
+          'Restrict the token to these scopes (docs/permissions.md); leave out for all of your rights',
+      }),
+    ),
+    expiresAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'A future time; absent: never expires' }),
+    ),
+  },
+  { additionalProperties: false, title: 'CreateApiToken' },
+);
+export type CreateApiToken = Static<typeof CreateApiTokenSchema>;

@@ -1,4 +1,4 @@
-import type { OrganizationRow, UserRow } from '../../db/schema.js';
+import type { ApiTokenRow, OrganizationRow, UserRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
@@ -11,7 +11,19 @@ import { generateToken, hashToken, sameHash } from './tokens.js';
 export interface Principal {
   userId: string;
   tokenId: string;
+  /** The token's scopes; null: all of its user's rights (docs/permissions.md). */
+  scopes: readonly string[] | null;
 }
+
+export interface NewToken {
+  label?: string | undefined;
+  scopes?: readonly string[] | undefined;
+  /** ISO-8601 time after which the token is refused. */
+  expiresAt?: string | undefined;
+}
+
+/** A token's last use is written at most this often (not a write per request). */
+const LAST_USE_PRECISION_MS = 60_000;
 
 export interface CreatedOrganization {
   organization: Organization;
@@ -46,7 +58,15 @@ export class IdentityService {
     // The lookup is by hash already; the constant-time check keeps the comparison itself from
     // ever depending on how much of a guess was right.
     if (found === undefined || !sameHash(found.hash, hash)) return undefined;
-    return { principal: { userId: found.userId, tokenId: found.id }, role: found.role };
+    const at = Date.now();
+    if (found.expiresAt !== null && found.expiresAt <= at) return undefined;
+    if (found.lastUsedAt === null || Date.parse(found.lastUsedAt) <= at - LAST_USE_PRECISION_MS) {
+      await this.repo.recordTokenUse(found.id, new Date(at).toISOString());
+    }
+    return {
+      principal: { userId: found.userId, tokenId: found.id, scopes: found.scopes },
+      role: found.role,
+    };
   }
 
   /**
@@ -118,6 +138,9 @@ export class IdentityService {
         label: 'owner',
         created_at: at,
         revoked_at: null,
+        scopes: null,
+        expires_at: null,
+        last_used_at: null,
       },
     };
     const created: CreatedOrganization = {
@@ -129,24 +152,60 @@ export class IdentityService {
     return { rows, created };
   }
 
-  async createToken(userId: string, label?: string): Promise<{ id: string; token: string }> {
+  async createToken(
+    userId: string,
+    input: NewToken = {},
+  ): Promise<{ id: string; token: string; row: ApiTokenRow }> {
     if ((await this.repo.findUser(userId)) === undefined) throw notFound('user', userId);
     const token = generateToken();
-    const id = newId('tok_');
-    await this.repo.insertToken({
-      id,
+    const row: ApiTokenRow = {
+      id: newId('tok_'),
       user_id: userId,
       token_hash: hashToken(token),
-      label: label ?? null,
+      label: input.label ?? null,
       created_at: now(),
       revoked_at: null,
-    });
-    return { id, token };
+      scopes: input.scopes === undefined ? null : JSON.stringify([...new Set(input.scopes)]),
+      expires_at: input.expiresAt ?? null,
+      last_used_at: null,
+    };
+    await this.repo.insertToken(row);
+    return { id: row.id, token, row };
   }
 
-  /** Revocation is immediate: tokens are checked against the database on every request. */
-  async revokeToken(tokenId: string): Promise<boolean> {
-    return this.repo.revokeToken(tokenId, now());
+  /**
+   * Revocation is immediate: tokens are checked against the database on every request. With a
+   * user, only that user's token is revoked.
+   */
+  async revokeToken(tokenId: string, userId?: string): Promise<boolean> {
+    return this.repo.revokeToken(tokenId, now(), userId);
+  }
+
+  /** A user's working tokens (not revoked, not expired), without their secrets. */
+  listActiveTokens(userId: string, page: PageRequest) {
+    return this.repo.listActiveTokens(userId, now(), page);
+  }
+
+  /** A user without organization (members and invites add them to one). */
+  async createUser(input: { displayName: string; email?: string }): Promise<User> {
+    const row: UserRow = {
+      id: newId(),
+      display_name: input.displayName,
+      email: input.email ?? null,
+      created_at: now(),
+    };
+    await this.repo.insertUser(row);
+    return this.toUser(row);
+  }
+
+  /** Makes the user a member with that role (or changes their role). */
+  async setMemberRole(organizationId: string, userId: string, role: string): Promise<void> {
+    await this.repo.setMembership({
+      organization_id: organizationId,
+      user_id: userId,
+      role,
+      joined_at: now(),
+    });
   }
 
   async isEmpty(): Promise<boolean> {

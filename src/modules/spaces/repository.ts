@@ -1,8 +1,22 @@
 import type { Db } from '../../db/database.js';
+import { prepareCached } from '../../db/prepared.js';
 import type { SpaceRow } from '../../db/schema.js';
 
 export class SpacesRepository {
-  constructor(private readonly db: Db) {}
+  /** A space's organization, on every space-keyed request (cached while nothing changes). */
+  private readonly organization;
+
+  constructor(private readonly db: Db) {
+    this.organization = prepareCached(
+      db,
+      (id: string) => db.selectFrom('spaces').select('organization_id').where('id', '=', id),
+      ([row]) => row?.organization_id,
+    );
+  }
+
+  organizationOf(id: string): Promise<string | undefined> {
+    return this.organization(id);
+  }
 
   async insert(row: SpaceRow): Promise<void> {
     await this.db.insertInto('spaces').values(row).execute();

@@ -2,7 +2,7 @@ import type { SpaceRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
-import { atLeast } from '../identity/roles.js';
+import { roleAtLeast as atLeast } from '../identity/permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import type { SpacesRepository } from './repository.js';
 import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';
@@ -67,6 +67,11 @@ export class SpacesService {
     const row = await this.repo.update(spaceId, { ...change, updated_at: now() });
     if (row === undefined) throw notFound('space', spaceId);
     return this.present(row, role);
+  }
+
+  /** The organization of a space, or undefined when there is no such space. */
+  organizationOf(spaceId: string): Promise<string | undefined> {
+    return this.repo.organizationOf(spaceId);
   }
 
   findInOrganization(spaceId: string, organizationId: string) {

@@ -1,0 +1,116 @@
+/**
+ * Who may call what: the one table Livery enforces (http/auth.ts) and docs/permissions.md is
+ * rendered from (`npm run docs:permissions`; a test keeps the two equal).
+ *
+ * - `role`: the lowest organization role that may call the operation, in the organization the
+ *   request names (by path, or through the space or site it names). `guest` means any member.
+ *   Roles, lowest to highest: guest < read < comment < review < edit < create < admin.
+ * - `scope`: the OAuth scope name (GitBook 0.202, notes §11) an API token restricted to scopes
+ *   must hold. A token without scopes has all of its user's rights; a token's rights are the
+ *   intersection of its scopes and its user's role.
+ * - `unscopedOnly`: only a token without scopes may call it (managing tokens: a restricted token
+ *   must not be able to mint a broader one).
+ */
+
+export const ORG_ROLES = ['guest', 'read', 'comment', 'review', 'edit', 'create', 'admin'] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
+
+export const SCOPES = [
+  'user:read',
+  'organization:read',
+  'organization:members:read',
+  'organization:members:write',
+  'space:read',
+  'space:write',
+  'change-request:merge',
+  'site:read',
+  'site:write',
+  'site:publish',
+  'site:auth:read',
+  'site:auth:write',
+  'site:insights:read',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Permission {
+  /** null: the operation names no organization (the caller's own user, tokens, organizations). */
+  role: OrgRole | null;
+  scope: Scope | null;
+  unscopedOnly?: true;
+  /** Why, where the choice is Livery's rather than GitBook's. */
+  note?: string;
+}
+
+const p = (role: OrgRole | null, scope: Scope | null, note?: string): Permission => ({
+  role,
+  scope,
+  ...(note === undefined ? {} : { note }),
+});
+
+const SHARE_LINKS_AND_AUTH = {
+  listSiteShareLinks: p('admin', 'site:auth:read', 'share links are access secrets of the site'),
+  createSiteShareLink: p('admin', 'site:auth:write'),
+  updateSiteShareLinkById: p('admin', 'site:auth:write'),
+  deleteSiteShareLinkById: p('admin', 'site:auth:write'),
+  getSitePublishingAuthById: p('admin', 'site:auth:read', 'the answer holds the signing key'),
+  updateSitePublishingAuthById: p('admin', 'site:auth:write'),
+  regenerateSitePublishingAuthById: p('admin', 'site:auth:write'),
+};
+
+/** Every `/v1` operation, by operationId. A route missing here fails at start-up. */
+export const PERMISSIONS: Readonly<Record<string, Permission>> = {
+  // The caller's own user and organizations.
+  getAuthenticatedUser: p(null, 'user:read'),
+  listOrganizationsForAuthenticatedUser: p(null, 'organization:read'),
+  getOrganizationById: p('guest', 'organization:read'),
+  listUserTokens: { role: null, scope: null, unscopedOnly: true },
+  createUserToken: { role: null, scope: null, unscopedOnly: true },
+  deleteUserTokenById: { role: null, scope: null, unscopedOnly: true },
+
+  // Spaces.
+  createSpace: p('create', 'space:write'),
+  getSpaceById: p('read', 'space:read'),
+  updateSpaceById: p(
+    'edit',
+    'space:write',
+    'with the deprecated visibility or published fields it also needs admin and site:write (visibility) or site:publish (published)',
+  ),
+
+  // Sites and site-spaces.
+  listSites: p('read', 'site:read'),
+  createSite: p('create', 'site:write'),
+  getSiteById: p('read', 'site:read', 'GitBook 0.202 names no scope; Livery uses site:read'),
+  updateSiteById: p('admin', 'site:write'),
+  deleteSiteById: p('admin', 'site:write'),
+  publishSite: p('admin', 'site:publish'),
+  unpublishSite: p('admin', 'site:publish'),
+  listSiteSpaces: p('read', 'site:read'),
+  addSpaceToSite: p('admin', 'site:write'),
+  updateSiteSpaceById: p('admin', 'site:write'),
+  deleteSiteSpaceById: p('admin', 'site:write'),
+
+  // Customization.
+  getSiteCustomizationById: p('read', 'site:read'),
+  updateSiteCustomizationById: p('admin', 'site:write'),
+  getSiteSpaceCustomizationById: p('read', 'site:read'),
+  overrideSiteSpaceCustomizationById: p('admin', 'site:write'),
+  deleteSiteSpaceCustomizationById: p('admin', 'site:write'),
+
+  // Share links and visitor authentication, site-keyed and (deprecated) space-keyed.
+  ...SHARE_LINKS_AND_AUTH,
+  ...Object.fromEntries(
+    Object.entries(SHARE_LINKS_AND_AUTH).map(([id, permission]) => [
+      id.replace('Site', 'Space'),
+      { ...permission, note: 'deprecated space-keyed form: as its site-keyed successor' },
+    ]),
+  ),
+};
+
+const RANK: Readonly<Record<string, number>> = Object.fromEntries(
+  ORG_ROLES.map((role, index) => [role, index]),
+);
+
+/** Is `role` (a member's stored role) at least `minimum`? Unknown roles rank below guest. */
+export function roleAtLeast(role: string, minimum: OrgRole): boolean {
+  return (RANK[role] ?? -1) >= (RANK[minimum] ?? Number.POSITIVE_INFINITY);
+}
