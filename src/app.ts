@@ -22,6 +22,9 @@ import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
 import { tokenRoutes } from './modules/identity/token-routes.js';
 import { TokensService } from './modules/identity/tokens-service.js';
+import { MembersRepository } from './modules/members/repository.js';
+import { membersRoutes } from './modules/members/routes.js';
+import { MembersService } from './modules/members/service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
 import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
@@ -58,6 +61,7 @@ export function buildServices({ config, db }: AppDependencies) {
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customization = new CustomizationService(new CustomizationRepository(db));
   const tokens = new TokensService(identity, urls);
+  const members = new MembersService(new MembersRepository(db), identity, spaces);
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
   return {
     urls,
@@ -69,6 +73,7 @@ export function buildServices({ config, db }: AppDependencies) {
     publishingAuth,
     customization,
     tokens,
+    members,
     spaceKeyed,
   };
 }
@@ -169,6 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(identityRoutes, { identity: services.identity });
       await v1.register(tokenRoutes, { tokens: services.tokens });
+      await v1.register(membersRoutes, { members: services.members });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {
         spaces: services.spaces,

@@ -67,6 +67,18 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   createUserToken: { role: null, scope: null, unscopedOnly: true },
   deleteUserTokenById: { role: null, scope: null, unscopedOnly: true },
 
+  // Members.
+  listMembersInOrganizationById: p('read', 'organization:members:read'),
+  getMemberInOrganizationById: p('read', 'organization:members:read'),
+  updateMemberInOrganizationById: p('admin', 'organization:members:write'),
+  removeMemberFromOrganizationById: p('admin', 'organization:members:write'),
+  listSpacesForOrganizationMember: p('read', 'organization:members:read'),
+  getUserById: p(
+    null,
+    'organization:members:read',
+    'users who share an organization with the caller',
+  ),
+
   // Spaces.
   createSpace: p('create', 'space:write'),
   getSpaceById: p('read', 'space:read'),

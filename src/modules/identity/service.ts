@@ -220,7 +220,8 @@ export class IdentityService {
     return this.repo.listOrganizationsWithOwners();
   }
 
-  private toUser(row: UserRow): User {
+  /** A user as the API shows them. */
+  toUser(row: UserRow): User {
     return {
       object: 'user',
       id: row.id,

@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
+import { containsIgnoringCase } from '../../db/like.js';
 import { prepareCached } from '../../db/prepared.js';
 import type {
   DatabaseSchema,
@@ -71,9 +72,7 @@ export class SitesRepository {
   async listSites(organizationId: string, filters: SiteFilters, { cursor, limit }: PageRequest) {
     let query = this.sites().where('s.organization_id', '=', organizationId);
     if (filters.title !== undefined) {
-      // lower() on both sides: LIKE is case-insensitive in SQLite but not in PostgreSQL.
-      const pattern = `%${escapeLike(filters.title.toLowerCase())}%`;
-      query = query.where(sql<boolean>`lower(${sql.ref('s.title')}) like ${pattern} escape '\\'`);
+      query = query.where(containsIgnoringCase('s.title', filters.title));
     }
     if (filters.published !== undefined)
       query = query.where('s.published', '=', filters.published ? 1 : 0);
@@ -243,9 +242,4 @@ function recordedChanges(site: SiteRow, fields: SiteChange['fields'] & object) {
     changes.push({ field: 'visibility', old_value: site.visibility, new_value: fields.visibility });
   }
   return changes;
-}
-
-/** `%` and `_` in a title filter are matched literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { SpaceRow } from '../../db/schema.js';
+import { afterCursor, type PageRequest } from '../../http/pagination.js';
 
 export class SpacesRepository {
   /** A space's organization, on every space-keyed request (cached while nothing changes). */
@@ -42,5 +43,21 @@ export class SpacesRepository {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /** One page of an organization's spaces, oldest first. */
+  async listInOrganization(organizationId: string, { cursor, limit }: PageRequest) {
+    let query = this.db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId);
+    const { count } = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (cursor) query = query.where(afterCursor('s', cursor));
+    const rows = await query
+      .selectAll('s')
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .limit(limit + 1)
+      .execute();
+    return { rows, count: Number(count) };
   }
 }

@@ -1,5 +1,6 @@
 import type { SpaceRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
+import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
 import { roleAtLeast as atLeast } from '../identity/permissions.js';
@@ -72,6 +73,16 @@ export class SpacesService {
   /** The organization of a space, or undefined when there is no such space. */
   organizationOf(spaceId: string): Promise<string | undefined> {
     return this.repo.organizationOf(spaceId);
+  }
+
+  /** One page of an organization's spaces, presented for a member with `role`. */
+  async listInOrganization(
+    organizationId: string,
+    role: string,
+    page: PageRequest,
+  ): Promise<Page<Space>> {
+    const { rows, count } = await this.repo.listInOrganization(organizationId, page);
+    return toPage(rows, page.limit, count, (row) => this.present(row, role));
   }
 
   findInOrganization(spaceId: string, organizationId: string) {

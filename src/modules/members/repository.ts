@@ -1,0 +1,171 @@
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
+import { containsIgnoringCase } from '../../db/like.js';
+import type { DatabaseSchema, UserRow } from '../../db/schema.js';
+import type { PageRequest } from '../../http/pagination.js';
+import type { MemberFilters } from './schemas.js';
+
+export interface MemberRow {
+  user: UserRow;
+  role: string;
+  joinedAt: string;
+  lastSeenAt: string | null;
+}
+
+/** What stands in the way of a role change or a removal. */
+export type MembershipChange = 'missing' | 'last-admin' | 'done';
+
+const LAST_SEEN = 'ts.last_seen';
+
+/** The members of organizations: memberships with their users. */
+export class MembersRepository {
+  constructor(private readonly db: Db) {}
+
+  private members(q: Kysely<DatabaseSchema>, organizationId: string) {
+    return q
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('api_tokens')
+            .select((e) => ['user_id', e.fn.max('last_used_at').as('last_seen')])
+            .groupBy('user_id')
+            .as('ts'),
+        (join) => join.onRef('ts.user_id', '=', 'm.user_id'),
+      )
+      .where('m.organization_id', '=', organizationId);
+  }
+
+  /** One page of members; sorted by join date (or last use), then user id, as asked. */
+  async list(organizationId: string, filters: MemberFilters, { cursor, limit }: PageRequest) {
+    let query = this.members(this.db, organizationId);
+    if (filters.role !== undefined) query = query.where('m.role', '=', filters.role);
+    if (filters.search !== undefined) {
+      const search = filters.search;
+      query = query.where((eb) =>
+        eb.or([
+          containsIgnoringCase('u.display_name', search),
+          containsIgnoringCase('u.email', search),
+        ]),
+      );
+    }
+    const byLastSeen = filters.sort === 'lastSeenAt';
+    if (byLastSeen) query = query.where(LAST_SEEN, 'is not', null);
+    const { count } = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    const key = byLastSeen ? LAST_SEEN : 'm.joined_at';
+    const descending = filters.order !== 'asc';
+    if (cursor !== undefined) {
+      const op = sql.raw(descending ? '<' : '>');
+      query = query.where(
+        sql<boolean>`(${sql.ref(key)}, ${sql.ref('m.user_id')}) ${op} (${cursor.key}, ${cursor.id})`,
+      );
+    }
+    const direction = descending ? 'desc' : 'asc';
+    const rows = await query
+      .selectAll('u')
+      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
+      .orderBy(key, direction)
+      .orderBy('m.user_id', direction)
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.map(toMember), count: Number(count), key: byLastSeen };
+  }
+
+  async find(organizationId: string, userId: string): Promise<MemberRow | undefined> {
+    const row = await this.members(this.db, organizationId)
+      .where('m.user_id', '=', userId)
+      .selectAll('u')
+      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
+      .executeTakeFirst();
+    return row && toMember(row);
+  }
+
+  /**
+   * Changes a member's role, or removes them (`role` undefined), in one transaction that keeps
+   * at least one admin: the organization's admins are locked first, so two admins demoting each
+   * other at once cannot both succeed.
+   */
+  async change(
+    organizationId: string,
+    userId: string,
+    role: string | undefined,
+  ): Promise<MembershipChange> {
+    return this.db.transaction().execute(async (trx) => {
+      const admins = await lockRows(
+        trx,
+        trx
+          .selectFrom('memberships')
+          .select('user_id')
+          .where('organization_id', '=', organizationId)
+          .where('role', '=', 'admin'),
+        'memberships',
+      ).execute();
+      const member = await trx
+        .selectFrom('memberships')
+        .select('role')
+        .where('organization_id', '=', organizationId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (member === undefined) return 'missing';
+      const losesAdmin = member.role === 'admin' && role !== 'admin';
+      if (losesAdmin && admins.length <= 1) return 'last-admin';
+      if (role === undefined) {
+        await trx
+          .deleteFrom('memberships')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId)
+          .execute();
+      } else {
+        await trx
+          .updateTable('memberships')
+          .set({ role })
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId)
+          .execute();
+      }
+      return 'done';
+    });
+  }
+
+  async countSpaces(organizationId: string): Promise<number> {
+    const { count } = await this.db
+      .selectFrom('spaces')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  /** Does `userId` share an organization with `callerId`? */
+  async sharesOrganization(callerId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('memberships as a')
+      .innerJoin('memberships as b', 'b.organization_id', 'a.organization_id')
+      .select('a.user_id')
+      .where('a.user_id', '=', callerId)
+      .where('b.user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
+
+function toMember(
+  row: UserRow & { role: string; joined_at: string; last_seen: string | null },
+): MemberRow {
+  return {
+    user: {
+      id: row.id,
+      display_name: row.display_name,
+      email: row.email,
+      created_at: row.created_at,
+    },
+    role: row.role,
+    joinedAt: row.joined_at,
+    lastSeenAt: row.last_seen,
+  };
+}
