@@ -38,6 +38,9 @@ import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
+import { TeamsRepository } from './modules/teams/repository.js';
+import { teamsRoutes } from './modules/teams/routes.js';
+import { TeamsService } from './modules/teams/service.js';
 import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
 import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
 import { PublishingAuthService } from './modules/visitor-auth/service.js';
@@ -62,6 +65,7 @@ export function buildServices({ config, db }: AppDependencies) {
   const customization = new CustomizationService(new CustomizationRepository(db));
   const tokens = new TokensService(identity, urls);
   const members = new MembersService(new MembersRepository(db), identity, spaces);
+  const teams = new TeamsService(new TeamsRepository(db), members);
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
   return {
     urls,
@@ -74,6 +78,7 @@ export function buildServices({ config, db }: AppDependencies) {
     customization,
     tokens,
     members,
+    teams,
     spaceKeyed,
   };
 }
@@ -175,6 +180,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(identityRoutes, { identity: services.identity });
       await v1.register(tokenRoutes, { tokens: services.tokens });
       await v1.register(membersRoutes, { members: services.members });
+      await v1.register(teamsRoutes, { teams: services.teams, urls: services.urls });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {
         spaces: services.spaces,

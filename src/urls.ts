@@ -15,6 +15,7 @@ export class Urls {
   site = (orgId: string, siteId: string) => `${this.organization(orgId)}/sites/${siteId}`;
   siteSpace = (orgId: string, siteId: string, siteSpaceId: string) =>
     `${this.site(orgId, siteId)}/site-spaces/${siteSpaceId}`;
+  team = (orgId: string, teamId: string) => `${this.organization(orgId)}/teams/${teamId}`;
   shareLink = (orgId: string, siteId: string, shareLinkId: string) =>
     `${this.site(orgId, siteId)}/share-links/${shareLinkId}`;
   /** A published site's address: PUBLIC_URL + its basename, or its id when it has none. */

@@ -14,6 +14,8 @@ export interface DatabaseSchema {
   site_share_links: ShareLinkRow;
   site_publishing_auth: PublishingAuthRow;
   site_events: SiteEventRow;
+  teams: TeamRow;
+  team_members: TeamMemberRow;
   idempotency_keys: IdempotencyKeyRow;
 }
 
@@ -156,4 +158,21 @@ export interface IdempotencyKeyRow {
   created_at: string;
   /** From then on the key is forgotten: the same key is a new request. */
   expires_at: string;
+}
+
+export interface TeamRow {
+  id: string;
+  organization_id: string;
+  title: string;
+  /** Lower-cased title: titles are unique in an organization ignoring case. */
+  title_key: string;
+  created_at: string;
+}
+
+export interface TeamMemberRow {
+  team_id: string;
+  user_id: string;
+  /** `owner` (manages the team's members) or `member`. */
+  role: string;
+  added_at: string;
 }

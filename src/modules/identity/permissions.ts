@@ -79,6 +79,30 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'users who share an organization with the caller',
   ),
 
+  // Teams.
+  listTeamsInOrganizationById: p('read', 'organization:members:read'),
+  createOrganizationTeam: p('admin', 'organization:members:write'),
+  getTeamInOrganizationById: p('read', 'organization:members:read'),
+  updateTeamInOrganizationById: p('admin', 'organization:members:write'),
+  removeTeamFromOrganizationById: p('admin', 'organization:members:write'),
+  listTeamMembersInOrganizationById: p('read', 'organization:members:read'),
+  listTeamsForOrganizationMember: p('read', 'organization:members:read'),
+  updateMembersInOrganizationTeam: p(
+    'read',
+    'organization:members:write',
+    "and the admin role, or the team's owner role (checked by the service)",
+  ),
+  addMemberToOrganizationTeamById: p(
+    'read',
+    'organization:members:write',
+    "and the admin role, or the team's owner role (checked by the service)",
+  ),
+  deleteMemberFromOrganizationTeamById: p(
+    'read',
+    'organization:members:write',
+    "and the admin role, or the team's owner role (checked by the service)",
+  ),
+
   // Spaces.
   createSpace: p('create', 'space:write'),
   getSpaceById: p('read', 'space:read'),

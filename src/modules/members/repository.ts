@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
 import { containsIgnoringCase } from '../../db/like.js';
@@ -11,6 +11,8 @@ export interface MemberRow {
   role: string;
   joinedAt: string;
   lastSeenAt: string | null;
+  /** How many of the organization's teams the member is in. */
+  teams: number;
 }
 
 /** What stands in the way of a role change or a removal. */
@@ -68,6 +70,7 @@ export class MembersRepository {
     const rows = await query
       .selectAll('u')
       .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
+      .select((eb) => teamCount(eb, organizationId))
       .orderBy(key, direction)
       .orderBy('m.user_id', direction)
       .limit(limit + 1)
@@ -80,8 +83,21 @@ export class MembersRepository {
       .where('m.user_id', '=', userId)
       .selectAll('u')
       .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
+      .select((eb) => teamCount(eb, organizationId))
       .executeTakeFirst();
     return row && toMember(row);
+  }
+
+  /** Several members at once, by user id (those who are members). */
+  async findMany(organizationId: string, userIds: string[]): Promise<Map<string, MemberRow>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.members(this.db, organizationId)
+      .where('m.user_id', 'in', userIds)
+      .selectAll('u')
+      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
+      .select((eb) => teamCount(eb, organizationId))
+      .execute();
+    return new Map(rows.map((row) => [row.id, toMember(row)]));
   }
 
   /**
@@ -114,6 +130,14 @@ export class MembersRepository {
       const losesAdmin = member.role === 'admin' && role !== 'admin';
       if (losesAdmin && admins.length <= 1) return 'last-admin';
       if (role === undefined) {
+        // Leaving the organization is leaving its teams too.
+        await trx
+          .deleteFrom('team_members')
+          .where('user_id', '=', userId)
+          .where('team_id', 'in', (eb) =>
+            eb.selectFrom('teams').select('id').where('organization_id', '=', organizationId),
+          )
+          .execute();
         await trx
           .deleteFrom('memberships')
           .where('organization_id', '=', organizationId)
@@ -154,8 +178,22 @@ export class MembersRepository {
   }
 }
 
-function toMember(
-  row: UserRow & { role: string; joined_at: string; last_seen: string | null },
+/** The number of the organization's teams the member (`m`) is in. */
+function teamCount(eb: ExpressionBuilder<MembersQueryTables, 'm'>, organizationId: string) {
+  return eb
+    .selectFrom('team_members as tm')
+    .innerJoin('teams as tt', 'tt.id', 'tm.team_id')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('tm.user_id', '=', 'm.user_id')
+    .where('tt.organization_id', '=', organizationId)
+    .as('team_count');
+}
+
+type MembersQueryTables = DatabaseSchema & { m: DatabaseSchema['memberships'] };
+
+/** A member row as the members query answers it. */
+export function toMember(
+  row: UserRow & { role: string; joined_at: string; last_seen: string | null; team_count: unknown },
 ): MemberRow {
   return {
     user: {
@@ -167,5 +205,6 @@ function toMember(
     role: row.role,
     joinedAt: row.joined_at,
     lastSeenAt: row.last_seen,
+    teams: Number(row.team_count),
   };
 }

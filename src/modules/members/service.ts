@@ -71,6 +71,13 @@ export class MembersService {
     };
   }
 
+  /** Members by user id, presented (for team listings). */
+  async presentMany(organizationId: string, userIds: string[]): Promise<Map<string, Member>> {
+    const rows = await this.repo.findMany(organizationId, userIds);
+    const spaces = await this.repo.countSpaces(organizationId);
+    return new Map([...rows].map(([id, row]) => [id, this.present(row, spaces)]));
+  }
+
   /** A user the caller shares an organization with (or the caller); others are a 404. */
   async getUser(callerId: string, userId: string): Promise<User> {
     if (userId !== callerId && !(await this.repo.sharesOrganization(callerId, userId))) {
@@ -94,7 +101,7 @@ export class MembersService {
     }
   }
 
-  private present(row: MemberRow, spaces: number): Member {
+  present(row: MemberRow, spaces: number): Member {
     const guest = row.role === GUEST;
     return {
       object: 'member',
@@ -106,7 +113,7 @@ export class MembersService {
       ...(row.lastSeenAt === null ? {} : { lastSeenAt: row.lastSeenAt }),
       sso: false,
       spaces: guest ? 0 : spaces,
-      teams: 0,
+      teams: row.teams,
     };
   }
 }

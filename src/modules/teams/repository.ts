@@ -1,0 +1,188 @@
+import type { Db } from '../../db/database.js';
+import { containsIgnoringCase } from '../../db/like.js';
+import type { TeamMemberRow, TeamRow } from '../../db/schema.js';
+import { afterCursor, type PageRequest } from '../../http/pagination.js';
+
+export type TeamWithCount = TeamRow & { member_count: number };
+
+/** Teams of organizations and their members. */
+export class TeamsRepository {
+  constructor(private readonly db: Db) {}
+
+  private teams() {
+    return this.db
+      .selectFrom('teams as t')
+      .selectAll('t')
+      .select((eb) =>
+        eb
+          .selectFrom('team_members as c')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('c.team_id', '=', 't.id')
+          .as('member_count'),
+      );
+  }
+
+  async list(
+    organizationId: string,
+    filters: { owner?: string | undefined; title?: string | undefined; member?: string },
+    { cursor, limit }: PageRequest,
+  ) {
+    let query = this.teams().where('t.organization_id', '=', organizationId);
+    if (filters.title !== undefined)
+      query = query.where(containsIgnoringCase('t.title', filters.title));
+    for (const [userId, role] of [
+      [filters.owner, 'owner'],
+      [filters.member, undefined],
+    ] as const) {
+      if (userId === undefined) continue;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('team_members as f')
+            .select('f.user_id')
+            .whereRef('f.team_id', '=', 't.id')
+            .where('f.user_id', '=', userId)
+            .$if(role !== undefined, (q) => q.where('f.role', '=', role as string)),
+        ),
+      );
+    }
+    const { count } = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (cursor) query = query.where(afterCursor('t', cursor));
+    const rows = await query
+      .orderBy('t.created_at')
+      .orderBy('t.id')
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.map(withCount), count: Number(count) };
+  }
+
+  async find(organizationId: string, teamId: string): Promise<TeamWithCount | undefined> {
+    const row = await this.teams()
+      .where('t.id', '=', teamId)
+      .where('t.organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row && withCount(row);
+  }
+
+  async insert(team: TeamRow, members: TeamMemberRow[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('teams').values(team).execute();
+      if (members.length > 0) await trx.insertInto('team_members').values(members).execute();
+    });
+  }
+
+  async rename(organizationId: string, teamId: string, title: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('teams')
+      .set({ title, title_key: title.toLowerCase() })
+      .where('id', '=', teamId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async delete(organizationId: string, teamId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('teams')
+      .where('id', '=', teamId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async roleIn(teamId: string, userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('team_members')
+      .select('role')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  /** One page of a team's memberships, in the order they were added. */
+  async listMembers(teamId: string, { cursor, limit }: PageRequest) {
+    let query = this.db.selectFrom('team_members as tm').where('tm.team_id', '=', teamId);
+    const { count } = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (cursor) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('tm.added_at', '>', String(cursor.key)),
+          eb.and([eb('tm.added_at', '=', String(cursor.key)), eb('tm.user_id', '>', cursor.id)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .selectAll('tm')
+      .orderBy('tm.added_at')
+      .orderBy('tm.user_id')
+      .limit(limit + 1)
+      .execute();
+    return { rows, count: Number(count) };
+  }
+
+  /** Adds or re-roles (`upsert`) and removes members, in one transaction. */
+  async applyMembers(
+    teamId: string,
+    upsert: { userId: string; role: string | undefined }[],
+    remove: string[],
+    at: string,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const { userId, role } of upsert) {
+        await trx
+          .insertInto('team_members')
+          .values({ team_id: teamId, user_id: userId, role: role ?? 'member', added_at: at })
+          .onConflict((oc) =>
+            role === undefined
+              ? oc.columns(['team_id', 'user_id']).doNothing()
+              : oc.columns(['team_id', 'user_id']).doUpdateSet({ role }),
+          )
+          .execute();
+      }
+      if (remove.length > 0) {
+        await trx
+          .deleteFrom('team_members')
+          .where('team_id', '=', teamId)
+          .where('user_id', 'in', remove)
+          .execute();
+      }
+    });
+  }
+
+  async removeMember(teamId: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('team_members')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Members of the organization among `refs` (user ids or emails): ref → user id. */
+  async resolveMembers(organizationId: string, refs: string[]): Promise<Map<string, string>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email'])
+      .where('m.organization_id', '=', organizationId)
+      .where((eb) => eb.or([eb('u.id', 'in', refs), eb('u.email', 'in', refs)]))
+      .execute();
+    const found = new Map<string, string>();
+    for (const row of rows) {
+      found.set(row.id, row.id);
+      if (row.email !== null) found.set(row.email, row.id);
+    }
+    return found;
+  }
+}
+
+function withCount<T extends { member_count: unknown }>(row: T): T & { member_count: number } {
+  return { ...row, member_count: Number(row.member_count) };
+}
