@@ -22,6 +22,9 @@ import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
 import { tokenRoutes } from './modules/identity/token-routes.js';
 import { TokensService } from './modules/identity/tokens-service.js';
+import { InvitesRepository } from './modules/invites/repository.js';
+import { invitesRoutes } from './modules/invites/routes.js';
+import { InvitesService } from './modules/invites/service.js';
 import { MembersRepository } from './modules/members/repository.js';
 import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
@@ -66,6 +69,12 @@ export function buildServices({ config, db }: AppDependencies) {
   const tokens = new TokensService(identity, urls);
   const members = new MembersService(new MembersRepository(db), identity, spaces);
   const teams = new TeamsService(new TeamsRepository(db), members);
+  const invites = new InvitesService(
+    new InvitesRepository(db),
+    identity,
+    urls,
+    config.inviteTtlDays,
+  );
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
   return {
     urls,
@@ -79,6 +88,7 @@ export function buildServices({ config, db }: AppDependencies) {
     tokens,
     members,
     teams,
+    invites,
     spaceKeyed,
   };
 }
@@ -181,6 +191,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(tokenRoutes, { tokens: services.tokens });
       await v1.register(membersRoutes, { members: services.members });
       await v1.register(teamsRoutes, { teams: services.teams, urls: services.urls });
+      await v1.register(invitesRoutes, { invites: services.invites, identity: services.identity });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {
         spaces: services.spaces,

@@ -17,6 +17,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Requests per API token per fixed minute, counted per process; 0: no limit (docs/operations.md). */
   readonly rateLimitPerMinute: number;
+  /** How long an email invite can be accepted (INVITE_TTL_DAYS, default 14). */
+  readonly inviteTtlDays: number;
   /** Time allowed to receive a whole request (headers and body); 0: no limit. */
   readonly requestTimeoutMs: number;
   /** Load shedding (503) above these; 0 disables each check. */
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     return value ?? 0;
   };
   const rateLimitPerMinute = upTo('RATE_LIMIT_PER_MINUTE', '1200', 1_000_000_000);
+  const inviteTtlDays = upTo('INVITE_TTL_DAYS', '14', 3650);
   const requestTimeoutMs = upTo('REQUEST_TIMEOUT_MS', '30000', 3_600_000);
   const pressureMaxEventLoopDelayMs = upTo('PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '1000', 60_000);
   const pressureMaxHeapUsedMb = upTo('PRESSURE_MAX_HEAP_USED_MB', '0', 1_048_576);
@@ -175,6 +178,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     bootstrapToken,
     shutdownTimeoutMs: shutdownTimeoutMs as number,
     rateLimitPerMinute,
+    inviteTtlDays,
     requestTimeoutMs,
     pressureMaxEventLoopDelayMs,
     pressureMaxHeapUsedMb,

@@ -116,8 +116,8 @@ describe('GET /openapi.json', () => {
   test('every 201 documents its Location header', () => {
     const creates = v1Operations().filter(({ op }) => op.responses?.['201']);
     // createSpace, createSite, addSpaceToSite, createSiteShareLink and its space-keyed form,
-    // createUserToken, createOrganizationTeam.
-    assert.equal(creates.length, 7);
+    // createUserToken, createOrganizationTeam, createOrganizationInvite, createUser.
+    assert.equal(creates.length, 9);
     for (const { path, op } of creates) {
       const created = op.responses?.['201'] as { headers?: Record<string, unknown> } | undefined;
       assert.ok(created?.headers?.location, path);

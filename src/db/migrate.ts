@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_idempotency_keys.js';
 import * as m0004 from './migrations/0004_site_lifecycle.js';
 import * as m0005 from './migrations/0005_token_scopes.js';
 import * as m0006 from './migrations/0006_teams.js';
+import * as m0007 from './migrations/0007_invites.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0004_site_lifecycle': m0004,
   '0005_token_scopes': m0005,
   '0006_teams': m0006,
+  '0007_invites': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -16,6 +16,7 @@ export interface DatabaseSchema {
   site_events: SiteEventRow;
   teams: TeamRow;
   team_members: TeamMemberRow;
+  invites: InviteRow;
   idempotency_keys: IdempotencyKeyRow;
 }
 
@@ -175,4 +176,24 @@ export interface TeamMemberRow {
   /** `owner` (manages the team's members) or `member`. */
   role: string;
   added_at: string;
+}
+
+/** An invite to an organization: by email (single-use, expiring) or by link (reusable). */
+export interface InviteRow {
+  id: string;
+  organization_id: string;
+  kind: 'email' | 'link';
+  /** The invited address (email invites); null for link invites. */
+  email: string | null;
+  /** The organization role given on joining (`guest` for none). */
+  role: string;
+  /** Link invites: 0 once disabled. Email invites: always 1. */
+  enabled: number;
+  created_by: string;
+  created_at: string;
+  /** Email invites: after this time the invite is refused (410). */
+  expires_at: string | null;
+  /** Email invites: when and by whom it was used (single use). */
+  used_at: string | null;
+  used_by: string | null;
 }

@@ -70,6 +70,8 @@ function bearerAuth(
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
+    const { permission } = request.routeOptions.config;
+    if ((header === undefined || header.trim() === '') && permission?.anonymous) return;
     if (header === undefined || header.trim() === '') {
       throw missingCredentials(
         'Missing Authorization header; send "Authorization: Bearer <API token>"',
@@ -91,10 +93,10 @@ function bearerAuth(
     request.principal = found.principal;
     if (named !== undefined) {
       // Not a member, or no such thing: the same 404, so ids of others are never confirmed.
-      if (organizationId === undefined || found.role === undefined) throw named;
-      request.memberRole = found.role;
+      // Operations open to non-members (role null: joining with an invite) go on without a role.
+      if (found.role !== undefined) request.memberRole = found.role;
+      else if (organizationId === undefined || permission?.role !== null) throw named;
     }
-    const { permission } = request.routeOptions.config;
     if (permission !== undefined) demand(request, permission);
   };
 }

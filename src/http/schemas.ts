@@ -17,6 +17,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Forbidden: your role or your token scopes do not allow this operation (docs/permissions.md); the message names the role or scope needed',
   404: 'Not Found (also for resources of an organization the caller is not a member of)',
   409: 'Conflict',
+  410: 'Gone: the invite was used, expired or disabled',
   412: 'Precondition Failed: If-Match does not match the current ETag',
   413: 'Payload Too Large: bodies are limited to 1 MiB',
   415: 'Unsupported Media Type: bodies must be JSON',

@@ -33,10 +33,15 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 
 export interface Permission {
-  /** null: the operation names no organization (the caller's own user, tokens, organizations). */
+  /**
+   * null: no role needed — the operation names no organization (the caller's own user, tokens),
+   * or is open to non-members (joining with an invite).
+   */
   role: OrgRole | null;
   scope: Scope | null;
   unscopedOnly?: true;
+  /** Callable without a token (creating an account through an invite). */
+  anonymous?: true;
   /** Why, where the choice is Livery's rather than GitBook's. */
   note?: string;
 }
@@ -78,6 +83,26 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'organization:members:read',
     'users who share an organization with the caller',
   ),
+
+  // Invites.
+  inviteUsersToOrganization: p('admin', 'organization:members:write'),
+  joinOrganizationWithInvite: p(
+    null,
+    'organization:members:write',
+    'open to non-members: that is its point',
+  ),
+  listOrganizationInviteLinks: p('admin', 'organization:members:read', 'invite links are secrets'),
+  createOrganizationInvite: p('admin', 'organization:members:write'),
+  getOrganizationInviteLink: p('admin', 'organization:members:read'),
+  updateOrganizationInviteById: p('admin', 'organization:members:write'),
+  deleteOrganizationInviteById: p('admin', 'organization:members:write'),
+  createUser: {
+    role: null,
+    scope: null,
+    unscopedOnly: true,
+    anonymous: true,
+    note: 'Livery extension: without a token through an invite; otherwise an admin of the organization (checked by the service)',
+  },
 
   // Teams.
   listTeamsInOrganizationById: p('read', 'organization:members:read'),

@@ -157,20 +157,19 @@ export class IdentityService {
     input: NewToken = {},
   ): Promise<{ id: string; token: string; row: ApiTokenRow }> {
     if ((await this.repo.findUser(userId)) === undefined) throw notFound('user', userId);
-    const token = generateToken();
-    const row: ApiTokenRow = {
-      id: newId('tok_'),
-      user_id: userId,
-      token_hash: hashToken(token),
-      label: input.label ?? null,
-      created_at: now(),
-      revoked_at: null,
-      scopes: input.scopes === undefined ? null : JSON.stringify([...new Set(input.scopes)]),
-      expires_at: input.expiresAt ?? null,
-      last_used_at: null,
-    };
+    const { token, row } = newTokenRow(userId, input);
     await this.repo.insertToken(row);
     return { id: row.id, token, row };
+  }
+
+  /** A new user's row (not stored). */
+  newUserRow(input: { displayName: string; email?: string | undefined }): UserRow {
+    return {
+      id: newId(),
+      display_name: input.displayName,
+      email: input.email ?? null,
+      created_at: now(),
+    };
   }
 
   /**
@@ -260,4 +259,26 @@ export class IdentityService {
       },
     };
   }
+}
+
+/** A new API token and its row (only the hash is stored); the secret is shown once. */
+export function newTokenRow(
+  userId: string,
+  input: NewToken = {},
+): { token: string; row: ApiTokenRow } {
+  const token = generateToken();
+  return {
+    token,
+    row: {
+      id: newId('tok_'),
+      user_id: userId,
+      token_hash: hashToken(token),
+      label: input.label ?? null,
+      created_at: now(),
+      revoked_at: null,
+      scopes: input.scopes === undefined ? null : JSON.stringify([...new Set(input.scopes)]),
+      expires_at: input.expiresAt ?? null,
+      last_used_at: null,
+    },
+  };
 }

@@ -1,0 +1,229 @@
+import type { InviteRow } from '../../db/schema.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { type PageRequest, toPage } from '../../http/pagination.js';
+import { newId, now } from '../../ids.js';
+import type { Urls } from '../../urls.js';
+import { roleAtLeast } from '../identity/permissions.js';
+import type { IdentityService } from '../identity/service.js';
+import { newTokenRow } from '../identity/service.js';
+import type { InvitesRepository, JoinOutcome } from './repository.js';
+import type { CreateUser, InviteUsers, LinkInvite, UpdateLinkInvite } from './schemas.js';
+
+const GUEST = 'guest';
+const DAY_MS = 86_400_000;
+// Deliberately simple: one @, something on each side, a dot in the domain, no spaces.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const gone = (message: string) => new AppError(410, message);
+const storedRole = (role: string | null | undefined, fallback: string) =>
+  role === undefined ? fallback : (role ?? GUEST);
+const shownRole = (role: string) => (role === GUEST ? null : role);
+
+/**
+ * Invites. Email invites are pending until the invited user accepts (Livery sends no mail: the
+ * admin gets each invite's id and acceptance URL); single-use, expiring after INVITE_TTL_DAYS,
+ * and bound to the invited address when the accepting user has an email. Link invites are
+ * reusable until disabled or deleted. `POST /v1/users` (Livery extension) creates an account:
+ * through an invite without a token, or by an admin of the organization.
+ */
+export class InvitesService {
+  constructor(
+    private readonly repo: InvitesRepository,
+    private readonly identity: IdentityService,
+    private readonly urls: Urls,
+    private readonly ttlDays: number,
+  ) {}
+
+  async inviteByEmail(organizationId: string, callerId: string, input: InviteUsers) {
+    if (input.sso === true) throw badRequest('body.sso: Livery has no SSO; leave it out or false');
+    const fallback = storedRole(input.role, 'read');
+    const wanted = new Map<string, string>();
+    input.emails.forEach((entry, index) => {
+      const email = (typeof entry === 'string' ? entry : entry.email).trim().toLowerCase();
+      if (!EMAIL.test(email)) {
+        throw badRequest(`body.emails[${index}]: ${JSON.stringify(email)} is not an email address`);
+      }
+      wanted.set(email, typeof entry === 'string' ? fallback : storedRole(entry.role, fallback));
+    });
+    const members = await this.repo.memberEmails(organizationId, [...wanted.keys()]);
+    for (const email of wanted.keys()) {
+      if (members.has(email)) throw conflict(`${email} is already a member of this organization`);
+    }
+    const at = new Date();
+    const rows: InviteRow[] = [...wanted].map(([email, role]) => ({
+      id: newId('inv_'),
+      organization_id: organizationId,
+      kind: 'email',
+      email,
+      role,
+      enabled: 1,
+      created_by: callerId,
+      created_at: at.toISOString(),
+      expires_at: new Date(at.getTime() + this.ttlDays * DAY_MS).toISOString(),
+      used_at: null,
+      used_by: null,
+    }));
+    await this.repo.insertMany(rows);
+    return {
+      users: [],
+      invited: rows.length,
+      invites: rows.map((row) => ({
+        object: 'invite' as const,
+        id: row.id,
+        email: row.email ?? '',
+        role: shownRole(row.role),
+        expiresAt: row.expires_at ?? '',
+        urls: { accept: this.acceptUrl(row) },
+      })),
+    };
+  }
+
+  /** joinOrganizationWithInvite: the caller joins with the invite's role. */
+  async join(organizationId: string, userId: string, inviteId: string, at = Date.now()) {
+    const invite = await this.usable(organizationId, inviteId, at);
+    const user = await this.identity.currentUser(userId);
+    if (
+      invite.kind === 'email' &&
+      user.email !== undefined &&
+      user.email.toLowerCase() !== invite.email
+    ) {
+      throw forbidden('This invite is for another email address');
+    }
+    this.joined(await this.repo.join(invite, userId, new Date(at).toISOString()));
+    return { organization: organizationId, role: shownRole(invite.role) };
+  }
+
+  async listLinks(organizationId: string, callerRole: string, page: PageRequest) {
+    const { rows, count } = await this.repo.listLinks(organizationId, page);
+    return toPage(rows, page.limit, count, (row) => this.presentLink(row, callerRole));
+  }
+
+  async createLink(
+    organizationId: string,
+    caller: { userId: string; role: string },
+    role: string | null,
+  ): Promise<LinkInvite> {
+    const row: InviteRow = {
+      id: newId('inv_'),
+      organization_id: organizationId,
+      kind: 'link',
+      email: null,
+      role: role ?? GUEST,
+      enabled: 1,
+      created_by: caller.userId,
+      created_at: now(),
+      expires_at: null,
+      used_at: null,
+      used_by: null,
+    };
+    await this.repo.insertMany([row]);
+    return this.presentLink(row, caller.role);
+  }
+
+  async getLink(organizationId: string, callerRole: string, id: string): Promise<LinkInvite> {
+    const row = await this.repo.find(organizationId, id);
+    if (row?.kind !== 'link') throw notFound('invite link', id);
+    return this.presentLink(row, callerRole);
+  }
+
+  async updateLink(
+    organizationId: string,
+    callerRole: string,
+    id: string,
+    input: UpdateLinkInvite,
+  ) {
+    const row = await this.repo.updateLink(organizationId, id, {
+      ...(input.role === undefined ? {} : { role: input.role ?? GUEST }),
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0 }),
+    });
+    if (row === undefined) throw notFound('invite link', id);
+    return this.presentLink(row, callerRole);
+  }
+
+  deleteLink(organizationId: string, id: string): Promise<boolean> {
+    return this.repo.deleteLink(organizationId, id);
+  }
+
+  /**
+   * POST /v1/users. With `inviteId` (no token needed): the new user joins through the invite.
+   * Without: the caller must be an admin of the organization; the user joins with `role`.
+   * Either way the answer holds the user's first API token.
+   */
+  async createUser(input: CreateUser, caller: { userId: string } | null, callerRole?: string) {
+    const user = this.identity.newUserRow({
+      displayName: input.displayName,
+      email: input.email?.trim().toLowerCase(),
+    });
+    if (user.email !== null && !EMAIL.test(user.email)) {
+      throw badRequest(`body.email: ${JSON.stringify(user.email)} is not an email address`);
+    }
+    const { token, row } = newTokenRow(user.id, { label: 'first token' });
+    if (input.inviteId !== undefined) {
+      if (input.role !== undefined) throw badRequest('body.role: the invite decides the role');
+      const invite = await this.usable(input.organizationId, input.inviteId, Date.now());
+      if (invite.kind === 'email' && user.email !== invite.email) {
+        throw forbidden('body.email: this invite is for another email address');
+      }
+      this.joined(await this.repo.join(invite, user.id, user.created_at, { user, token: row }));
+    } else {
+      if (caller === null) {
+        throw new AppError(401, 'Creating a user without an invite needs an admin’s API token', {
+          'www-authenticate': 'Bearer realm="livery"',
+        });
+      }
+      if (callerRole === undefined) throw notFound('organization', input.organizationId);
+      if (!roleAtLeast(callerRole, 'admin')) {
+        throw forbidden(
+          'Creating a user without an invite needs the admin role in the organization',
+        );
+      }
+      await this.repo.createMember(user, row, input.organizationId, storedRole(input.role, 'read'));
+    }
+    return {
+      user: this.identity.toUser(user),
+      organization: input.organizationId,
+      tokenId: row.id,
+      token,
+    };
+  }
+
+  /** An invite that can still be used at `at`: else 404 (unknown), 410 (used, expired, disabled). */
+  private async usable(organizationId: string, inviteId: string, at: number): Promise<InviteRow> {
+    const invite = await this.repo.find(organizationId, inviteId);
+    if (invite === undefined) throw notFound('invite', inviteId);
+    if (invite.kind === 'link' && invite.enabled !== 1) {
+      throw gone('This invite link has been disabled; ask an admin for a new one');
+    }
+    if (invite.used_at !== null)
+      throw gone('This invite has already been used; invites are single-use');
+    if (invite.expires_at !== null && Date.parse(invite.expires_at) <= at) {
+      throw gone(`This invite expired at ${invite.expires_at}; ask an admin for a new one`);
+    }
+    return invite;
+  }
+
+  private joined(outcome: JoinOutcome): void {
+    if (outcome === 'already-member')
+      throw conflict('You are already a member of this organization');
+    if (outcome === 'used') throw gone('This invite has already been used; invites are single-use');
+  }
+
+  linkLocation(organizationId: string, id: string): string {
+    return `${this.urls.organization(organizationId)}/link-invites/${id}`;
+  }
+
+  private acceptUrl(row: InviteRow): string {
+    return `${this.urls.organization(row.organization_id)}/invites/${row.id}`;
+  }
+
+  private presentLink(row: InviteRow, callerRole: string): LinkInvite {
+    return {
+      object: 'invite',
+      id: row.id,
+      role: shownRole(row.role),
+      redundant: roleAtLeast(callerRole, row.role === GUEST ? 'guest' : (row.role as 'read')),
+      enabled: row.enabled === 1,
+      urls: { accept: this.acceptUrl(row) },
+    };
+  }
+}
