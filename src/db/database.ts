@@ -49,6 +49,12 @@ function openSqlite({ filename, synchronous }: SqliteConfig): SQLite.Database {
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
   db.pragma('foreign_keys = ON');
+  // SQLite's lower() folds only A-Z; PostgreSQL's folds every letter (É → é). Livery's
+  // case-insensitive filters (db/like.ts) need the same answer on both, so lower() is
+  // JavaScript's here. It is deterministic, as SQLite requires of functions used in queries.
+  db.function('lower', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.toLowerCase() : text,
+  );
   return db;
 }
 

@@ -61,6 +61,12 @@ export function installAccessControl(
   app.addHook('preValidation', async (request) => {
     const refusal = refusals.get(request);
     if (refusal !== undefined) throw refusal;
+    const fields = request.routeOptions.config.permission?.fields;
+    if (fields !== undefined && typeof request.body === 'object' && request.body !== null) {
+      for (const [field, permission] of Object.entries(fields)) {
+        if (field in request.body) demand(request, permission);
+      }
+    }
   });
 }
 

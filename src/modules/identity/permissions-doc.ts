@@ -30,11 +30,15 @@ export function renderPermissionsDoc(): string {
 }
 
 function row(operationId: string, permission: Permission): string {
+  const fields = Object.entries(permission.fields ?? {}).map(
+    ([field, needs]) => `with \`${field}\`: \`${needs.role}\` and \`${needs.scope}\``,
+  );
   const role = permission.role === null ? 'any user (no organization)' : `\`${permission.role}\``;
   const scope = permission.unscopedOnly
     ? 'a token without scopes'
     : permission.scope === null
       ? '—'
       : `\`${permission.scope}\``;
-  return `| \`${operationId}\` | ${role} | ${scope} | ${permission.note ?? ''} |`;
+  const note = [permission.note, ...fields].filter(Boolean).join('; ');
+  return `| \`${operationId}\` | ${role} | ${scope} | ${note} |`;
 }

@@ -42,6 +42,8 @@ export interface Permission {
   unscopedOnly?: true;
   /** Callable without a token (creating an account through an invite). */
   anonymous?: true;
+  /** More needed when the body carries these fields (checked with the rest, before validation). */
+  fields?: Readonly<Record<string, Permission>>;
   /** Why, where the choice is Livery's rather than GitBook's. */
   note?: string;
 }
@@ -131,11 +133,14 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   // Spaces.
   createSpace: p('create', 'space:write'),
   getSpaceById: p('read', 'space:read'),
-  updateSpaceById: p(
-    'edit',
-    'space:write',
-    'with the deprecated visibility or published fields it also needs admin and site:write (visibility) or site:publish (published)',
-  ),
+  updateSpaceById: {
+    ...p(
+      'edit',
+      'space:write',
+      'with the deprecated visibility or published fields it also needs admin and site:write (visibility) or site:publish (published)',
+    ),
+    fields: { visibility: p('admin', 'site:write'), published: p('admin', 'site:publish') },
+  },
 
   // Sites and site-spaces.
   listSites: p('read', 'site:read'),
