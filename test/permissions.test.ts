@@ -261,6 +261,13 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: '/v1/user/tokens', payload: { label: 'matrix' } }),
   },
   {
+    operationId: 'getUserTokenById',
+    method: 'GET',
+    // Allowed to every user; a token id that is not theirs is a 404 (test/tokens.test.ts).
+    success: 404,
+    call: async () => ({ url: '/v1/user/tokens/tok_doesnotexist' }),
+  },
+  {
     operationId: 'deleteUserTokenById',
     method: 'DELETE',
     success: 204,

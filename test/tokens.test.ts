@@ -111,6 +111,18 @@ describe('POST /v1/user/tokens', () => {
     const listed = (await list()).items.find((item) => item.id === created.id);
     const { token: secret, ...withoutSecret } = created;
     assert.deepEqual(listed, withoutSecret);
+    // Its Location answers it (getUserTokenById), without the secret too.
+    const one = await t.request({ method: 'GET', url: new URL(created.urls.location).pathname });
+    assert.deepEqual(expectStatus(one, 200), withoutSecret);
+    const revoked = await t.request({
+      method: 'DELETE',
+      url: new URL(created.urls.location).pathname,
+    });
+    assert.equal(revoked.statusCode, 205);
+    expectError(
+      await t.request({ method: 'GET', url: new URL(created.urls.location).pathname }),
+      404,
+    );
     const row = await t.db
       .selectFrom('api_tokens')
       .selectAll()

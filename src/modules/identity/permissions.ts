@@ -72,6 +72,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getOrganizationById: p('guest', 'organization:read'),
   listUserTokens: { role: null, scope: null, unscopedOnly: true },
   createUserToken: { role: null, scope: null, unscopedOnly: true },
+  getUserTokenById: { role: null, scope: null, unscopedOnly: true },
   deleteUserTokenById: { role: null, scope: null, unscopedOnly: true },
 
   // Members.

@@ -224,6 +224,17 @@ export class IdentityRepository {
     return { rows, count: Number(count) };
   }
 
+  async findActiveTokenOf(userId: string, tokenId: string, at: string) {
+    return this.db
+      .selectFrom('api_tokens as t')
+      .selectAll('t')
+      .where('t.id', '=', tokenId)
+      .where('t.user_id', '=', userId)
+      .where('t.revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', at)]))
+      .executeTakeFirst();
+  }
+
   async recordTokenUse(id: string, at: string): Promise<void> {
     await this.db
       .updateTable('api_tokens')

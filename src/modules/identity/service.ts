@@ -180,6 +180,11 @@ export class IdentityService {
     return this.repo.revokeToken(tokenId, now(), userId);
   }
 
+  /** One of a user's working tokens, by id. */
+  findActiveTokenOf(userId: string, tokenId: string) {
+    return this.repo.findActiveTokenOf(userId, tokenId, now());
+  }
+
   /** A user's working tokens (not revoked, not expired), without their secrets. */
   listActiveTokens(userId: string, page: PageRequest) {
     return this.repo.listActiveTokens(userId, now(), page);

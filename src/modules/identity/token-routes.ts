@@ -50,6 +50,21 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokensService }> =
     },
   );
 
+  app.get(
+    '/user/tokens/:tokenId',
+    {
+      schema: {
+        operationId: 'getUserTokenById',
+        summary: 'Get one of your API tokens',
+        description: `${DESCRIPTION} Without its secret; a revoked, expired or another user's token is a 404.`,
+        tags: ['livery'],
+        params: Type.Object({ tokenId: Type.String({ description: 'The id of the token' }) }),
+        response: responses({ 200: ApiTokenSchema }),
+      },
+    },
+    async (request) => tokens.get(principalOf(request).userId, request.params.tokenId),
+  );
+
   app.delete(
     '/user/tokens/:tokenId',
     {

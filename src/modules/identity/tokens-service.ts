@@ -1,5 +1,5 @@
 import type { ApiTokenRow } from '../../db/schema.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import type { Urls } from '../../urls.js';
 import type { ApiToken, CreateApiToken } from './schemas.js';
@@ -28,6 +28,12 @@ export class TokensService {
         input.expiresAt === undefined ? undefined : new Date(input.expiresAt).toISOString(),
     });
     return { ...this.present(row), token };
+  }
+
+  async get(userId: string, tokenId: string): Promise<ApiToken> {
+    const row = await this.identity.findActiveTokenOf(userId, tokenId);
+    if (row === undefined) throw notFound('token', tokenId);
+    return this.present(row);
   }
 
   revoke(userId: string, tokenId: string): Promise<boolean> {
