@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { ApiTokenRow, DatabaseSchema, InviteRow, UserRow } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
 
@@ -127,6 +128,8 @@ export class InvitesRepository {
       })
       .catch((error: unknown) => {
         if (error instanceof InviteUsedError) return 'used' as const;
+        // The same user joining twice at once: the second insert meets the first's membership.
+        if (isUniqueViolation(error) && newUser === undefined) return 'already-member' as const;
         throw error;
       });
   }

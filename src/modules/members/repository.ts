@@ -120,12 +120,16 @@ export class MembersRepository {
           .where('role', '=', 'admin'),
         'memberships',
       ).execute();
-      const member = await trx
-        .selectFrom('memberships')
-        .select('role')
-        .where('organization_id', '=', organizationId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      // Locked too: a team join of this user (teams/repository.ts) waits for the change.
+      const member = await lockRows(
+        trx,
+        trx
+          .selectFrom('memberships')
+          .select('role')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId),
+        'memberships',
+      ).executeTakeFirst();
       if (member === undefined) return 'missing';
       const losesAdmin = member.role === 'admin' && role !== 'admin';
       if (losesAdmin && admins.length <= 1) return 'last-admin';

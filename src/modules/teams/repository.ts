@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
 import { containsIgnoringCase } from '../../db/like.js';
 import type { TeamMemberRow, TeamRow } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
@@ -126,14 +127,44 @@ export class TeamsRepository {
     return { rows, count: Number(count) };
   }
 
-  /** Adds or re-roles (`upsert`) and removes members, in one transaction. */
+  /**
+   * Adds or re-roles (`upsert`) and removes members, in one transaction that first locks the
+   * team and the memberships of the users it adds (so neither can go away meanwhile: a team
+   * deleted or a user leaving the organization at the same moment waits, then is seen).
+   */
   async applyMembers(
+    organizationId: string,
     teamId: string,
     upsert: { userId: string; role: string | undefined }[],
     remove: string[],
     at: string,
-  ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  ): Promise<'done' | 'missing-team' | { notMember: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      const team = await lockRows(
+        trx,
+        trx
+          .selectFrom('teams')
+          .select('id')
+          .where('id', '=', teamId)
+          .where('organization_id', '=', organizationId),
+        'teams',
+      ).executeTakeFirst();
+      if (team === undefined) return 'missing-team' as const;
+      const userIds = upsert.map((u) => u.userId);
+      if (userIds.length > 0) {
+        const members = await lockRows(
+          trx,
+          trx
+            .selectFrom('memberships')
+            .select('user_id')
+            .where('organization_id', '=', organizationId)
+            .where('user_id', 'in', userIds),
+          'memberships',
+        ).execute();
+        const present = new Set(members.map((m) => m.user_id));
+        const missing = userIds.find((id) => !present.has(id));
+        if (missing !== undefined) return { notMember: missing };
+      }
       for (const { userId, role } of upsert) {
         await trx
           .insertInto('team_members')
@@ -152,7 +183,21 @@ export class TeamsRepository {
           .where('user_id', 'in', remove)
           .execute();
       }
+      return 'done' as const;
     });
+  }
+
+  /** The teams of the organization the user owns. */
+  async ownedBy(organizationId: string, userId: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('team_members as tm')
+      .innerJoin('teams as t', 't.id', 'tm.team_id')
+      .select('t.id')
+      .where('t.organization_id', '=', organizationId)
+      .where('tm.user_id', '=', userId)
+      .where('tm.role', '=', 'owner')
+      .execute();
+    return new Set(rows.map((r) => r.id));
   }
 
   async removeMember(teamId: string, userId: string): Promise<boolean> {
@@ -164,20 +209,31 @@ export class TeamsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Members of the organization among `refs` (user ids or emails): ref → user id. */
+  /**
+   * Members of the organization among `refs` (user ids, or emails compared ignoring case):
+   * each ref as given → user id.
+   */
   async resolveMembers(organizationId: string, refs: string[]): Promise<Map<string, string>> {
     if (refs.length === 0) return new Map();
+    const lowered = refs.map((ref) => ref.toLowerCase());
     const rows = await this.db
       .selectFrom('memberships as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
       .select(['u.id', 'u.email'])
       .where('m.organization_id', '=', organizationId)
-      .where((eb) => eb.or([eb('u.id', 'in', refs), eb('u.email', 'in', refs)]))
+      .where((eb) =>
+        eb.or([eb('u.id', 'in', refs), eb(eb.fn('lower', ['u.email']), 'in', lowered)]),
+      )
       .execute();
-    const found = new Map<string, string>();
+    const byKey = new Map<string, string>();
     for (const row of rows) {
-      found.set(row.id, row.id);
-      if (row.email !== null) found.set(row.email, row.id);
+      byKey.set(row.id, row.id);
+      if (row.email !== null) byKey.set(`@${row.email.toLowerCase()}`, row.id);
+    }
+    const found = new Map<string, string>();
+    for (const ref of refs) {
+      const id = byKey.get(ref) ?? byKey.get(`@${ref.toLowerCase()}`);
+      if (id !== undefined) found.set(ref, id);
     }
     return found;
   }

@@ -31,12 +31,15 @@ export class TeamsService {
     page: PageRequest,
   ): Promise<Page<Team>> {
     const { rows, count } = await this.repo.list(organizationId, filters, page);
-    return toPage(rows, page.limit, count, (row) => present(row, caller, undefined));
+    const owned = await this.repo.ownedBy(organizationId, caller.userId);
+    return toPage(rows, page.limit, count, (row) =>
+      present(row, caller, owned.has(row.id) ? 'owner' : undefined),
+    );
   }
 
   async create(organizationId: string, caller: Caller, input: CreateTeam): Promise<Team> {
-    const refs = [...new Set(input.members ?? [])];
-    const found = await this.repo.resolveMembers(organizationId, refs);
+    const refs = input.members ?? [];
+    const found = await this.repo.resolveMembers(organizationId, [...new Set(refs)]);
     refs.forEach((ref, index) => {
       if (!found.has(ref)) throw notAMember(`body.members[${index}]`, ref);
     });
@@ -141,7 +144,8 @@ export class TeamsService {
       upsert.set(resolve(ref, `body.add[${i}]`), undefined);
     });
     for (const [ref, { role }] of roles) upsert.set(resolve(ref, `body.memberships.${ref}`), role);
-    await this.repo.applyMembers(
+    await this.apply(
+      organizationId,
       teamId,
       [...upsert]
         .filter(([userId]) => !removed.has(userId))
@@ -161,7 +165,7 @@ export class TeamsService {
     await this.requireManager(organizationId, caller, teamId);
     const found = await this.repo.resolveMembers(organizationId, [userId]);
     if (!found.has(userId)) throw notFound('member', userId);
-    await this.repo.applyMembers(teamId, [{ userId, role }], [], now());
+    await this.apply(organizationId, teamId, [{ userId, role }], [], now());
   }
 
   /** True when the user was in the team (205), false when not (204). */
@@ -180,6 +184,7 @@ export class TeamsService {
   ) {
     await this.members.get(organizationId, userId); // 404 for a non-member
     const { rows, count } = await this.repo.list(organizationId, { title, member: userId }, page);
+    const owned = await this.repo.ownedBy(organizationId, caller.userId);
     const items = await Promise.all(
       rows.map(async (row) => ({
         row,
@@ -190,8 +195,18 @@ export class TeamsService {
       items.map((item) => ({ ...item, id: item.row.id, created_at: item.row.created_at })),
       page.limit,
       count,
-      ({ row, role }) => ({ team: present(row, caller, undefined), member: { role } }),
+      ({ row, role }) => ({
+        team: present(row, caller, owned.has(row.id) ? 'owner' : undefined),
+        member: { role },
+      }),
     );
+  }
+
+  /** Applies member changes; the team and the users are checked again inside the write. */
+  private async apply(...args: Parameters<TeamsRepository['applyMembers']>): Promise<void> {
+    const outcome = await this.repo.applyMembers(...args);
+    if (outcome === 'missing-team') throw notFound('team', args[1]);
+    if (outcome !== 'done') throw notFound('member', outcome.notMember);
   }
 
   private async require(organizationId: string, teamId: string): Promise<TeamWithCount> {
