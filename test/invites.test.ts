@@ -403,6 +403,25 @@ describe('email invites', () => {
     assert.deepEqual(await rows(t), before, 'nothing changed, no user created');
   });
 
+  test('expiry with an injected clock: valid until the 14th day ends, a 410 after', async (c) => {
+    const t = await freshApp(c);
+    const [pending] = (await invite(t, { emails: ['ivy@example.com'] })).invites;
+    assert.ok(pending);
+    const expiresAt = Date.parse(pending.expiresAt);
+    const ivy = await newUser(t, { email: 'ivy@example.com' });
+    // The service's clock is an argument: a minute after expiry the invite is refused…
+    await assert.rejects(
+      t.services.invites.join(t.orgId, ivy.id, pending.id, expiresAt + 60_000),
+      (error: { statusCode?: number; message?: string }) =>
+        error.statusCode === 410 && /expired/.test(error.message ?? ''),
+    );
+    assert.equal(await memberRole(t, ivy.id), undefined, 'nothing changed');
+    // …a minute before, it is accepted.
+    const joined = await t.services.invites.join(t.orgId, ivy.id, pending.id, expiresAt - 60_000);
+    assert.deepEqual(joined, { organization: t.orgId, role: 'read' });
+    assert.equal(await memberRole(t, ivy.id), 'read');
+  });
+
   test('a read member may not invite; a non-member gets a 404', async (c) => {
     const t = await freshApp(c);
     const reader = await newUser(t, { role: 'read' });

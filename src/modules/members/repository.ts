@@ -40,9 +40,17 @@ export class MembersRepository {
       .where('m.organization_id', '=', organizationId);
   }
 
+  /** Members with what a member object shows: the user, role, join date, last use, teams. */
+  private rows(organizationId: string) {
+    return this.members(this.db, organizationId)
+      .selectAll('u')
+      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
+      .select((eb) => teamCount(eb, organizationId));
+  }
+
   /** One page of members; sorted by join date (or last use), then user id, as asked. */
   async list(organizationId: string, filters: MemberFilters, { cursor, limit }: PageRequest) {
-    let query = this.members(this.db, organizationId);
+    let query = this.rows(organizationId);
     if (filters.role !== undefined) query = query.where('m.role', '=', filters.role);
     if (filters.search !== undefined) {
       const search = filters.search;
@@ -56,6 +64,7 @@ export class MembersRepository {
     const byLastSeen = filters.sort === 'lastSeenAt';
     if (byLastSeen) query = query.where(LAST_SEEN, 'is not', null);
     const { count } = await query
+      .clearSelect()
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     const key = byLastSeen ? LAST_SEEN : 'm.joined_at';
@@ -68,9 +77,6 @@ export class MembersRepository {
     }
     const direction = descending ? 'desc' : 'asc';
     const rows = await query
-      .selectAll('u')
-      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
-      .select((eb) => teamCount(eb, organizationId))
       .orderBy(key, direction)
       .orderBy('m.user_id', direction)
       .limit(limit + 1)
@@ -79,24 +85,14 @@ export class MembersRepository {
   }
 
   async find(organizationId: string, userId: string): Promise<MemberRow | undefined> {
-    const row = await this.members(this.db, organizationId)
-      .where('m.user_id', '=', userId)
-      .selectAll('u')
-      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
-      .select((eb) => teamCount(eb, organizationId))
-      .executeTakeFirst();
+    const row = await this.rows(organizationId).where('m.user_id', '=', userId).executeTakeFirst();
     return row && toMember(row);
   }
 
   /** Several members at once, by user id (those who are members). */
   async findMany(organizationId: string, userIds: string[]): Promise<Map<string, MemberRow>> {
     if (userIds.length === 0) return new Map();
-    const rows = await this.members(this.db, organizationId)
-      .where('m.user_id', 'in', userIds)
-      .selectAll('u')
-      .select(['m.role', 'm.joined_at', `${LAST_SEEN} as last_seen`])
-      .select((eb) => teamCount(eb, organizationId))
-      .execute();
+    const rows = await this.rows(organizationId).where('m.user_id', 'in', userIds).execute();
     return new Map(rows.map((row) => [row.id, toMember(row)]));
   }
 
