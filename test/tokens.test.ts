@@ -353,7 +353,12 @@ describe('expiry and last use', () => {
 
     const usedAround = Date.now();
     expectStatus(await call(created.token, 'GET', `/v1/orgs/${t.orgId}/sites`), 200);
-    const afterUse = await find();
+    // Recorded without holding up the request: it lands a moment later.
+    let afterUse = await find();
+    for (let i = 0; i < 50 && afterUse?.lastUsedAt === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      afterUse = await find();
+    }
     assert.ok(afterUse?.lastUsedAt, 'set after a use');
     assert.match(afterUse.lastUsedAt, ISO);
     assert.ok(

@@ -60,13 +60,33 @@ export class IdentityService {
     if (found === undefined || !sameHash(found.hash, hash)) return undefined;
     const at = Date.now();
     if (found.expiresAt !== null && found.expiresAt <= at) return undefined;
-    if (found.lastUsedAt === null || Date.parse(found.lastUsedAt) <= at - LAST_USE_PRECISION_MS) {
-      await this.repo.recordTokenUse(found.id, new Date(at).toISOString());
-    }
+    this.recordUse(found.id, found.lastUsedAt, at);
     return {
       principal: { userId: found.userId, tokenId: found.id, scopes: found.scopes },
       role: found.role,
     };
+  }
+
+  /** When this process last wrote each token's use (the stored time lags until that commits). */
+  private readonly usesWritten = new Map<string, number>();
+
+  /**
+   * Records a token's use at most once a minute, without making the request wait: it is
+   * bookkeeping, and a read must never queue behind a write (on PostgreSQL every commit that
+   * announces a change takes the server's notification lock in turn). A failed write is retried
+   * with a later use.
+   */
+  private recordUse(tokenId: string, stored: string | null, at: number): void {
+    const last = Math.max(
+      stored === null ? 0 : Date.parse(stored),
+      this.usesWritten.get(tokenId) ?? 0,
+    );
+    if (last > at - LAST_USE_PRECISION_MS) return;
+    if (this.usesWritten.size >= 100_000) this.usesWritten.clear(); // bounded memory
+    this.usesWritten.set(tokenId, at);
+    this.repo.recordTokenUse(tokenId, new Date(at).toISOString()).catch(() => {
+      this.usesWritten.delete(tokenId);
+    });
   }
 
   /**
