@@ -36,7 +36,7 @@ import {
 import { IdentityRepository } from '../src/modules/identity/repository.js';
 import { IdentityService } from '../src/modules/identity/service.js';
 import { generateToken, hashToken } from '../src/modules/identity/tokens.js';
-import { newSpaceRow } from '../src/modules/spaces/service.js';
+import { initialRevisionRow, newSpaceRow } from '../src/modules/spaces/service.js';
 import { slugify, uniqueSlug } from '../src/slug.js';
 import { Urls } from '../src/urls.js';
 
@@ -233,6 +233,7 @@ async function seedSites(
     await db.transaction().execute(async (trx) => {
       for (const chunk of chunks(spaceRows, limit)) {
         await trx.insertInto('spaces').values(chunk).execute();
+        await trx.insertInto('revisions').values(chunk.map(initialRevisionRow)).execute();
       }
       for (const chunk of chunks(siteRows, limit)) {
         await trx.insertInto('sites').values(chunk).execute();

@@ -14,6 +14,11 @@ import { registerOpenApi } from './http/openapi.js';
 import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
 import { requestIdFrom } from './http/request-id.js';
 import { installValidators } from './http/validation.js';
+import { changeRequestRoutes } from './modules/content/change-request-routes.js';
+import { ChangeRequestsService } from './modules/content/change-requests-service.js';
+import { ContentRepository } from './modules/content/repository.js';
+import { contentRoutes } from './modules/content/routes.js';
+import { ContentService } from './modules/content/service.js';
 import { CustomizationRepository } from './modules/customization/repository.js';
 import { customizationRoutes } from './modules/customization/routes.js';
 import { CustomizationService } from './modules/customization/service.js';
@@ -22,6 +27,9 @@ import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
 import { tokenRoutes } from './modules/identity/token-routes.js';
 import { TokensService } from './modules/identity/tokens-service.js';
+import { InsightsRepository } from './modules/insights/repository.js';
+import { insightsRoutes } from './modules/insights/routes.js';
+import { InsightsService } from './modules/insights/service.js';
 import { InvitesRepository } from './modules/invites/repository.js';
 import { invitesRoutes } from './modules/invites/routes.js';
 import { InvitesService } from './modules/invites/service.js';
@@ -76,7 +84,14 @@ export function buildServices({ config, db }: AppDependencies) {
     config.inviteTtlDays,
   );
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
+  const contentRepository = new ContentRepository(db);
+  const content = new ContentService(contentRepository, spaces, urls);
+  const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls);
+  const insights = new InsightsService(new InsightsRepository(db), content, urls);
   return {
+    content,
+    changeRequests,
+    insights,
     urls,
     identity,
     spaces,
@@ -197,6 +212,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         spaces: services.spaces,
         sites: services.sites,
         spaceKeyed,
+        urls: services.urls,
+      });
+      await v1.register(contentRoutes, {
+        content: services.content,
+        changeRequests: services.changeRequests,
+      });
+      await v1.register(changeRequestRoutes, { changeRequests: services.changeRequests });
+      await v1.register(insightsRoutes, {
+        insights: services.insights,
+        siteSpaces: services.siteSpaces,
       });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });

@@ -19,7 +19,7 @@ export function uniqueSlug(base: string, taken: ReadonlySet<string>, max = 100):
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const candidate = base.slice(0, max - suffix.length) + suffix;
+    const candidate = base.slice(0, max - suffix.length).replace(/-+$/, '') + suffix;
     if (!taken.has(candidate)) return candidate;
   }
 }

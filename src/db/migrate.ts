@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004_site_lifecycle.js';
 import * as m0005 from './migrations/0005_token_scopes.js';
 import * as m0006 from './migrations/0006_teams.js';
 import * as m0007 from './migrations/0007_invites.js';
+import * as m0008 from './migrations/0008_content.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005_token_scopes': m0005,
   '0006_teams': m0006,
   '0007_invites': m0007,
+  '0008_content': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -18,6 +18,59 @@ export interface DatabaseSchema {
   team_members: TeamMemberRow;
   invites: InviteRow;
   idempotency_keys: IdempotencyKeyRow;
+  revisions: RevisionRow;
+  change_requests: ChangeRequestRow;
+  page_feedbacks: PageFeedbackRow;
+  page_views: PageViewRow;
+}
+
+/** An immutable snapshot of a space's pages (docs/content.md). */
+export interface RevisionRow {
+  id: string;
+  space_id: string;
+  type: 'edits' | 'merge' | 'update';
+  /** JSON array of revision ids; the first is the one this revision was made from. */
+  parents: string;
+  merged_from: string | null;
+  /** JSON page tree (modules/content/tree.ts). */
+  pages: string;
+  /** JSON array of the page ids changed from parents[0] (merges compare them). */
+  touched: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface ChangeRequestRow {
+  id: string;
+  space_id: string;
+  number: number;
+  status: 'draft' | 'open' | 'archived' | 'merged';
+  subject: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  revision_id: string;
+  revision_initial: string;
+  revision_merged_ancestor: string | null;
+  revision_merged: string | null;
+}
+
+export interface PageFeedbackRow {
+  space_id: string;
+  page_id: string;
+  visitor_id: string;
+  rating: 'good' | 'ok' | 'bad';
+  revision_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PageViewRow {
+  id: string;
+  space_id: string;
+  page_id: string;
+  visitor_id: string | null;
+  viewed_at: string;
 }
 
 export interface OrganizationRow {

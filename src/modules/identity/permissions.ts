@@ -143,6 +143,63 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     fields: { visibility: p('admin', 'site:write'), published: p('admin', 'site:publish') },
   },
 
+  listSpacesInOrganizationById: p('read', 'space:read'),
+  deleteSpaceById: p('admin', 'space:write'),
+  listSpacesForUser: p(
+    null,
+    'space:read',
+    'Livery extension: users who share an organization with the caller; only those organizations are listed',
+  ),
+  listSpacesForOwner: { ...p(null, null, 'removed: always 410 Gone'), anonymous: true },
+  ownerSpacesRemoved: { ...p(null, null, 'removed: always 410 Gone'), anonymous: true },
+
+  // Content: revisions and pages.
+  getCurrentRevision: p('read', 'space:read'),
+  getRevisionById: p('read', 'space:read'),
+  listPages: p('read', 'space:read'),
+  getPageById: p('read', 'space:read'),
+  getPageByPath: p('read', 'space:read'),
+  listPagesInRevisionById: p('read', 'space:read'),
+  getPageInRevisionById: p('read', 'space:read'),
+  getPageInRevisionByPath: p('read', 'space:read'),
+
+  // Change requests.
+  createChangeRequest: p('edit', 'space:write'),
+  listChangeRequestsForSpace: p('read', 'space:read'),
+  getChangeRequestById: p('read', 'space:read'),
+  updateChangeRequestById: p('edit', 'space:write'),
+  updateChangeRequestContent: p('edit', 'space:write'),
+  updateChangeRequest: p('edit', 'space:write'),
+  mergeChangeRequest: p(
+    'review',
+    'change-request:merge',
+    'as the space permission merge: review and above',
+  ),
+  getRevisionOfChangeRequestById: p('read', 'space:read'),
+  listPagesInChangeRequest: p('read', 'space:read'),
+  getPageInChangeRequestById: p('read', 'space:read'),
+  getPageInChangeRequestByPath: p('read', 'space:read'),
+
+  // Content insights (GitBook 0.91; no 0.202 scope exists for them).
+  createPageFeedback: p(
+    'read',
+    'space:read',
+    "a visitor's rating: whoever can read the page may record one",
+  ),
+  createSitesPageFeedback: p(
+    'read',
+    'space:read',
+    "a visitor's rating: whoever can read the page may record one",
+  ),
+  getPageFeedback: p('read', 'site:insights:read'),
+  trackViewInSpaceById: p(
+    'read',
+    'space:read',
+    'a page view: whoever can read the page may record one',
+  ),
+  getContentAnalyticsForSpaceById: p('read', 'site:insights:read'),
+  getContentAnalyticsForSiteSpaceById: p('read', 'site:insights:read'),
+
   // Sites and site-spaces.
   listSites: p('read', 'site:read'),
   createSite: p('create', 'site:write'),

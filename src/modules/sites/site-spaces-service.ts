@@ -97,6 +97,14 @@ export class SiteSpacesService {
   }
 
   /** deleteSiteSpaceById: true when it existed (205), false when it did not (204). */
+  /** The space a variant shows (404 for an unknown site or variant). */
+  async spaceOf(organizationId: string, siteId: string, siteSpaceId: string): Promise<string> {
+    await this.sites.requireSite(organizationId, siteId);
+    const row = await this.repo.find(siteId, siteSpaceId);
+    if (row === undefined) throw notFound('site-space', siteSpaceId);
+    return row.space_id;
+  }
+
   async delete(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
     await this.sites.requireSite(organizationId, siteId);
     return this.repo.delete(siteId, siteSpaceId);

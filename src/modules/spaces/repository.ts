@@ -1,11 +1,14 @@
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
-import type { SpaceRow } from '../../db/schema.js';
+import type { RevisionRow, SpaceRow } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
 
 export class SpacesRepository {
   /** A space's organization, on every space-keyed request (cached while nothing changes). */
   private readonly organization;
+  /** A space's current revision, on every content read (cached while nothing changes). */
+  private readonly revision;
 
   constructor(private readonly db: Db) {
     this.organization = prepareCached(
@@ -13,14 +16,106 @@ export class SpacesRepository {
       (id: string) => db.selectFrom('spaces').select('organization_id').where('id', '=', id),
       ([row]) => row?.organization_id,
     );
+    this.revision = prepareCached(
+      db,
+      (id: string) => db.selectFrom('spaces').select('revision_id').where('id', '=', id),
+      ([row]) => row?.revision_id,
+    );
+  }
+
+  revisionOf(id: string): Promise<string | undefined> {
+    return this.revision(id);
   }
 
   organizationOf(id: string): Promise<string | undefined> {
     return this.organization(id);
   }
 
-  async insert(row: SpaceRow): Promise<void> {
-    await this.db.insertInto('spaces').values(row).execute();
+  async insert(row: SpaceRow, revision: RevisionRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('spaces').values(row).execute();
+      await trx.insertInto('revisions').values(revision).execute();
+    });
+  }
+
+  /** Deletes a space unless a site shows it (then those sites); `missing` when there is none. */
+  async delete(id: string): Promise<'missing' | 'deleted' | { id: string; title: string }[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const space = await lockRows(
+        trx,
+        trx.selectFrom('spaces').select('id').where('id', '=', id),
+        'spaces',
+      ).executeTakeFirst();
+      if (space === undefined) return 'missing' as const;
+      const sites = await trx
+        .selectFrom('site_spaces as ss')
+        .innerJoin('sites as s', 's.id', 'ss.site_id')
+        .select(['s.id', 's.title'])
+        .where('ss.space_id', '=', id)
+        .orderBy('s.created_at')
+        .execute();
+      if (sites.length > 0) return sites;
+      await trx.deleteFrom('spaces').where('id', '=', id).execute();
+      return 'deleted' as const;
+    });
+  }
+
+  /** Change requests of each space: all of them, open ones and drafts. */
+  async changeRequestCounts(spaceIds: string[]) {
+    const counts = new Map<string, { total: number; open: number; draft: number }>();
+    if (spaceIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('change_requests')
+      .select(['space_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('space_id', 'in', spaceIds)
+      .groupBy(['space_id', 'status'])
+      .execute();
+    for (const { space_id, status, n } of rows) {
+      const entry = counts.get(space_id) ?? { total: 0, open: 0, draft: 0 };
+      entry.total += Number(n);
+      if (status === 'open') entry.open += Number(n);
+      if (status === 'draft') entry.draft += Number(n);
+      counts.set(space_id, entry);
+    }
+    return counts;
+  }
+
+  async sharesOrganization(callerId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('memberships as a')
+      .innerJoin('memberships as b', 'b.organization_id', 'a.organization_id')
+      .select('a.user_id')
+      .where('a.user_id', '=', callerId)
+      .where('b.user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * One page of the spaces `userId` can access (a role above guest) in organizations `callerId`
+   * is also a member of, oldest first, each with the user's role.
+   */
+  async listForUser(callerId: string, userId: string, { cursor, limit }: PageRequest) {
+    let query = this.db
+      .selectFrom('spaces as s')
+      .innerJoin('memberships as m', 'm.organization_id', 's.organization_id')
+      .innerJoin('memberships as c', 'c.organization_id', 's.organization_id')
+      .where('m.user_id', '=', userId)
+      .where('m.role', '!=', 'guest')
+      .where('c.user_id', '=', callerId);
+    const { count } = await query
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (cursor) query = query.where(afterCursor('s', cursor));
+    const rows = await query
+      .selectAll('s')
+      .select('m.role')
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .limit(limit + 1)
+      .execute();
+    return { rows, count: Number(count) };
   }
 
   async find(id: string): Promise<SpaceRow | undefined> {

@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { AppError } from '../../errors.js';
 import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
-import { created, OrgParams, responses } from '../../http/schemas.js';
+import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
+import type { Urls } from '../../urls.js';
+import { MemberSpaceSchema } from '../members/schemas.js';
 import type { SpaceKeyedScope } from '../sites/scope.js';
 import { SpaceParams } from '../sites/scope.js';
 import type { SitesService } from '../sites/service.js';
@@ -13,7 +17,8 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
   spaces: SpacesService;
   sites: SitesService;
   spaceKeyed: SpaceKeyedScope;
-}> = async (app, { spaces, sites, spaceKeyed }) => {
+  urls: Urls;
+}> = async (app, { spaces, sites, spaceKeyed, urls }) => {
   app.post(
     '/orgs/:organizationId/spaces',
     {
@@ -36,6 +41,110 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
       );
       return reply.code(201).header('location', space.urls.location).send(space);
     },
+  );
+
+  // Removed by the changelog: every method answers 410 with the replacements in Link headers.
+  const gone = () => {
+    const byOrganization = `${urls.organization('%7BorganizationId%7D')}/spaces`;
+    const byUser = `${urls.user('%7BuserId%7D')}/spaces`;
+    throw new AppError(
+      410,
+      '/v1/owners/{ownerId}/spaces was removed: list spaces with GET /v1/orgs/{organizationId}/spaces or GET /v1/users/{userId}/spaces',
+      {
+        link: `<${byOrganization}>; rel="successor-version", <${byUser}>; rel="successor-version"`,
+      },
+    );
+  };
+  const OwnerParams = Type.Object({ ownerId: Type.String() });
+  app.get(
+    '/owners/:ownerId/spaces',
+    {
+      schema: {
+        operationId: 'listSpacesForOwner',
+        summary: 'Removed: list spaces of an owner',
+        description:
+          'Removed by the changelog. Every method answers 410 Gone, with Link headers (rel="successor-version") to listSpacesInOrganizationById and listSpacesForUser.',
+        deprecated: true,
+        tags: ['spaces', 'livery'],
+        params: OwnerParams,
+        response: responses({}, [410]),
+      },
+    },
+    gone,
+  );
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/owners/:ownerId/spaces',
+    schema: { hide: true, operationId: 'ownerSpacesRemoved', params: OwnerParams },
+    handler: gone,
+  });
+
+  app.get(
+    '/orgs/:organizationId/spaces',
+    {
+      schema: {
+        operationId: 'listSpacesInOrganizationById',
+        summary: 'List all spaces',
+        description:
+          "The organization's spaces, oldest first. Replaces /v1/owners/{ownerId}/spaces.",
+        tags: ['spaces'],
+        params: OrgParams,
+        querystring: Type.Object(PageQuery),
+        response: responses({ 200: ListSchema(SpaceSchema) }, [400]),
+      },
+    },
+    async (request) =>
+      spaces.listInOrganization(
+        request.params.organizationId,
+        memberRoleOf(request),
+        pageRequest(request.query),
+      ),
+  );
+
+  app.get(
+    '/users/:userId/spaces',
+    {
+      schema: {
+        operationId: 'listSpacesForUser',
+        summary: 'List the spaces a user can access',
+        description:
+          "Livery extension named by the changelog (GitBook's specs do not have it); replaces /v1/owners/{ownerId}/spaces. The spaces the user can access in the organizations the caller shares with them, each with the user's role there as `permission`. `me` is the caller. A user who shares no organization with the caller is a 404.",
+        tags: ['spaces', 'livery'],
+        params: Type.Object({
+          userId: Type.String({ description: 'The unique id of the user, or `me`' }),
+        }),
+        querystring: Type.Object(PageQuery),
+        response: responses({ 200: ListSchema(MemberSpaceSchema) }, [400]),
+      },
+    },
+    async (request) => {
+      const { userId } = principalOf(request);
+      const target = request.params.userId === 'me' ? userId : request.params.userId;
+      return spaces.listForUser(userId, target, pageRequest(request.query));
+    },
+  );
+
+  app.delete(
+    '/spaces/:spaceId',
+    {
+      schema: {
+        operationId: 'deleteSpaceById',
+        summary: 'Delete a space',
+        description:
+          'Deletes the space with its revisions, change requests and insights at once. A space that a site shows is a 409 naming the site: remove it from the site first.',
+        tags: ['spaces'],
+        params: SpaceParams,
+        response: responses(
+          {
+            204: NoContent('Space did not exist'),
+            205: NoContent('Space has been deleted'),
+          },
+          [409],
+        ),
+      },
+    },
+    async (request, reply) =>
+      reply.code((await spaces.delete(request.params.spaceId)) ? 205 : 204).send(),
   );
 
   app.get(

@@ -1,5 +1,5 @@
-import type { SpaceRow } from '../../db/schema.js';
-import { notFound } from '../../errors.js';
+import type { RevisionRow, SpaceRow } from '../../db/schema.js';
+import { conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
@@ -22,12 +22,34 @@ export function newSpaceRow(
     emoji: input.emoji ?? '',
     visibility: 'private',
     edit_mode: input.editMode ?? 'live',
-    // Every space starts with an (empty) revision; content history arrives with pages.
+    // Every space starts with an empty revision (initialRevisionRow).
     revision_id: makeId(),
     created_at: at,
     updated_at: at,
   };
 }
+
+/** The empty revision a new space starts with. */
+export function initialRevisionRow(space: SpaceRow): RevisionRow {
+  return {
+    id: space.revision_id,
+    space_id: space.id,
+    type: 'edits',
+    parents: '[]',
+    merged_from: null,
+    pages: '[]',
+    touched: '[]',
+    created_by: null,
+    created_at: space.created_at,
+  };
+}
+
+export interface ChangeRequestCounts {
+  total: number;
+  open: number;
+  draft: number;
+}
+const NO_CHANGE_REQUESTS: ChangeRequestCounts = { total: 0, open: 0, draft: 0 };
 
 export class SpacesService {
   constructor(
@@ -38,14 +60,53 @@ export class SpacesService {
 
   async create(organizationId: string, role: string, input: CreateSpace): Promise<Space> {
     const row = newSpaceRow(organizationId, input, now());
-    await this.repo.insert(row);
+    await this.repo.insert(row, initialRevisionRow(row));
     return this.present(row, role);
   }
 
   /** A space the user may see: one of an organization they are a member of (else 404). */
   async get(userId: string, spaceId: string): Promise<Space> {
     const { row, role } = await this.requireVisible(userId, spaceId);
-    return this.present(row, role);
+    return this.present(row, role, await this.countsOf(row.id));
+  }
+
+  /** The id of the space's current revision (404 when there is no such space). */
+  async currentRevisionId(spaceId: string): Promise<string> {
+    const revision = await this.repo.revisionOf(spaceId);
+    if (revision === undefined) throw notFound('space', spaceId);
+    return revision;
+  }
+
+  /**
+   * deleteSpaceById: true when deleted (205). A space a site shows cannot go: 409 naming the
+   * sites, so that no published variant loses its content unnoticed.
+   */
+  async delete(spaceId: string): Promise<boolean> {
+    const outcome = await this.repo.delete(spaceId);
+    if (outcome === 'missing') return false;
+    if (outcome !== 'deleted') {
+      const sites = outcome.map((site) => `${JSON.stringify(site.title)} (${site.id})`).join(', ');
+      throw conflict(
+        `Space ${spaceId} is shown by site ${sites}; remove it from the site (deleteSiteSpaceById) first`,
+      );
+    }
+    return true;
+  }
+
+  /**
+   * The spaces `userId` can access, in the organizations the caller shares with them, each with
+   * the user's role as its permission; a user who shares no organization with the caller is a 404.
+   */
+  async listForUser(callerId: string, userId: string, page: PageRequest) {
+    if (userId !== callerId && !(await this.repo.sharesOrganization(callerId, userId))) {
+      throw notFound('user', userId);
+    }
+    const { rows, count } = await this.repo.listForUser(callerId, userId, page);
+    const counts = await this.repo.changeRequestCounts(rows.map((row) => row.id));
+    return toPage(rows, page.limit, count, (row) => ({
+      permission: row.role,
+      space: this.present(row, row.role, counts.get(row.id)),
+    }));
   }
 
   /** The space's row and the user's role in its organization; 404 when they may not see it. */
@@ -67,7 +128,7 @@ export class SpacesService {
     if (input.editMode !== undefined) change.edit_mode = input.editMode;
     const row = await this.repo.update(spaceId, { ...change, updated_at: now() });
     if (row === undefined) throw notFound('space', spaceId);
-    return this.present(row, role);
+    return this.present(row, role, await this.countsOf(spaceId));
   }
 
   /** The organization of a space, or undefined when there is no such space. */
@@ -82,14 +143,19 @@ export class SpacesService {
     page: PageRequest,
   ): Promise<Page<Space>> {
     const { rows, count } = await this.repo.listInOrganization(organizationId, page);
-    return toPage(rows, page.limit, count, (row) => this.present(row, role));
+    const counts = await this.repo.changeRequestCounts(rows.map((row) => row.id));
+    return toPage(rows, page.limit, count, (row) => this.present(row, role, counts.get(row.id)));
   }
 
   findInOrganization(spaceId: string, organizationId: string) {
     return this.repo.findInOrganization(spaceId, organizationId);
   }
 
-  present(row: SpaceRow, role: string): Space {
+  private async countsOf(spaceId: string): Promise<ChangeRequestCounts | undefined> {
+    return (await this.repo.changeRequestCounts([spaceId])).get(spaceId);
+  }
+
+  present(row: SpaceRow, role: string, counts = NO_CHANGE_REQUESTS): Space {
     const location = this.urls.space(row.id);
     return {
       object: 'space',
@@ -105,9 +171,9 @@ export class SpacesService {
       revision: row.revision_id,
       defaultLevel: 'inherit',
       comments: 0,
-      changeRequests: 0,
-      changeRequestsOpen: 0,
-      changeRequestsDraft: 0,
+      changeRequests: counts.total,
+      changeRequestsOpen: counts.open,
+      changeRequestsDraft: counts.draft,
       permissions: {
         view: true,
         access: true,

@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { created, NoContent, responses, SiteSpaceParams } from '../../http/schemas.js';
+import { SpaceParams } from '../sites/scope.js';
+import type { SiteSpacesService } from '../sites/site-spaces-service.js';
+import {
+  AnalyticsContentPagesSchema,
+  FeedbackBodySchema,
+  FeedbackParams,
+  PageFeedbackSchema,
+  PeriodQuery,
+  TrackViewSchema,
+} from './schemas.js';
+import type { InsightsService } from './service.js';
+
+/** Content insights (docs/insights.md): ratings, page views and per-page analytics. */
+export const insightsRoutes: FastifyPluginAsyncTypebox<{
+  insights: InsightsService;
+  siteSpaces: SiteSpacesService;
+}> = async (app, { insights, siteSpaces }) => {
+  const feedbackResponses = responses(
+    {
+      200: { ...PageFeedbackSchema, description: 'Feedback updated' },
+      201: created(PageFeedbackSchema, 'Feedback created'),
+    },
+    [400, 413, 415],
+  );
+
+  app.put(
+    '/spaces/:spaceId/pages/:pageId/feedbacks/:visitorId',
+    {
+      schema: {
+        operationId: 'createPageFeedback',
+        summary: 'Create a page feedback by a visitor.',
+        description:
+          "A visitor's rating of a page of the current revision: 201 with Location when new, 200 when it replaces that visitor's earlier rating of the page.",
+        tags: ['insights'],
+        params: FeedbackParams,
+        body: FeedbackBodySchema,
+        response: feedbackResponses,
+      },
+    },
+    async (request, reply) => {
+      const { spaceId, pageId, visitorId } = request.params;
+      const { created, feedback } = await insights.rate(
+        spaceId,
+        pageId,
+        visitorId,
+        request.body.rating,
+      );
+      if (created) reply.code(201).header('location', feedback.urls.location);
+      return feedback;
+    },
+  );
+
+  app.put(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/insights/pages/:pageId/feedbacks/:visitorId',
+    {
+      schema: {
+        operationId: 'createSitesPageFeedback',
+        summary: 'Create a page feedback by a visitor on a site.',
+        description: 'As createPageFeedback, for the space the site-space shows.',
+        tags: ['insights'],
+        params: Type.Object({
+          ...SiteSpaceParams.properties,
+          pageId: FeedbackParams.properties.pageId,
+          visitorId: FeedbackParams.properties.visitorId,
+        }),
+        body: FeedbackBodySchema,
+        response: feedbackResponses,
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSpaceId, pageId, visitorId } = request.params;
+      const spaceId = await siteSpaces.spaceOf(organizationId, siteId, siteSpaceId);
+      const { created, feedback } = await insights.rate(
+        spaceId,
+        pageId,
+        visitorId,
+        request.body.rating,
+      );
+      if (created) reply.code(201).header('location', feedback.urls.location);
+      return feedback;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/pages/:pageId/feedbacks/:visitorId',
+    {
+      schema: {
+        operationId: 'getPageFeedback',
+        summary: 'Get a page feedback by a visitor.',
+        tags: ['insights'],
+        params: FeedbackParams,
+        response: responses({ 200: PageFeedbackSchema }, [400]),
+      },
+    },
+    async (request) => {
+      const { spaceId, pageId, visitorId } = request.params;
+      return insights.feedback(spaceId, pageId, visitorId);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/insights/track_view',
+    {
+      schema: {
+        operationId: 'trackViewInSpaceById',
+        summary: 'Track a page view in a space',
+        description:
+          "Records one view of a page of the current revision. Takes `{pageId, visitorId?}`; GitBook 0.91's `visitor.anonymousId`, `url` and `referrer` are accepted too (the anonymous id counts as the visitor id).",
+        tags: ['insights'],
+        params: SpaceParams,
+        body: TrackViewSchema,
+        response: responses({ 204: NoContent('Page view has been tracked.') }, [400, 413, 415]),
+      },
+    },
+    async (request, reply) => {
+      const { pageId, visitorId, visitor } = request.body;
+      await insights.trackView(request.params.spaceId, pageId, visitorId ?? visitor?.anonymousId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/insights/content',
+    {
+      schema: {
+        operationId: 'getContentAnalyticsForSpaceById',
+        summary: 'Get content analytics for a given space.',
+        description:
+          'Every document page of the current revision with its views and feedback score, all time (docs/insights.md).',
+        tags: ['insights'],
+        params: SpaceParams,
+        response: responses({ 200: AnalyticsContentPagesSchema }),
+      },
+    },
+    async (request) => insights.contentAnalytics(request.params.spaceId),
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/insights/content',
+    {
+      schema: {
+        operationId: 'getContentAnalyticsForSiteSpaceById',
+        summary: 'Get page traffic and ratings for a given site space.',
+        description:
+          "As getContentAnalyticsForSpaceById for the site-space's space, over `period` (all time when omitted).",
+        tags: ['insights'],
+        params: SiteSpaceParams,
+        querystring: PeriodQuery,
+        response: responses({ 200: AnalyticsContentPagesSchema }, [400]),
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const spaceId = await siteSpaces.spaceOf(organizationId, siteId, siteSpaceId);
+      return insights.contentAnalytics(spaceId, request.query.period);
+    },
+  );
+};
