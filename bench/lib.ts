@@ -341,3 +341,49 @@ export function schemaUrl(base: string, prefix: string): { url: string; schema: 
 export async function dropSchema(base: string, schema: string): Promise<void> {
   await adminQuery(base, `drop schema if exists "${schema}" cascade`);
 }
+
+/** One load target of a comparison: its `baseline <backend>` target is the reference. */
+export interface ComparedTarget {
+  name: string;
+  backend: string;
+  options: autocannon.Options;
+  pid?: number;
+}
+
+/**
+ * Measures every target for ROUNDS rounds (interleaved, so a noisy moment hits all alike) and
+ * prints a table of medians with each target's throughput as a share of `baseline <backend>`.
+ * Failed requests fail the run.
+ */
+export async function compareTargets(title: string, targets: ComparedTarget[]): Promise<void> {
+  process.stdout.write(
+    `${title}: ${ROUNDS} rounds x ${DURATION}s per target, ${CONNECTIONS} connections, ${machine()}\n`,
+  );
+  for (const target of targets) await measure(target.options, Math.min(2, DURATION), CONNECTIONS);
+  const results = new Map<string, Measure[]>(targets.map((t) => [t.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of targets) {
+      const m = await measure(target.options, DURATION, CONNECTIONS, target.pid);
+      results.get(target.name)?.push(m);
+      process.stdout.write(
+        `  round ${round} ${target.name.padEnd(20)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms` +
+          `${m.non2xx + m.errors > 0 ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}\n`,
+      );
+    }
+  }
+  process.stdout.write(
+    '\n| target | req/s (median) | p50 ms | p99 ms | vs baseline (same backend) | server CPU µs/request |\n|---|---|---|---|---|---|\n',
+  );
+  for (const target of targets) {
+    const measures = results.get(target.name) ?? [];
+    const rps = median(measures.map((m) => m.rps));
+    const baseline = median((results.get(`baseline ${target.backend}`) ?? []).map((m) => m.rps));
+    const failures = measures.reduce((n, m) => n + m.non2xx + m.errors, 0);
+    process.stdout.write(
+      `| ${target.name} | ${rps.toFixed(0)} | ${median(measures.map((m) => m.p50))} | ${median(measures.map((m) => m.p99))} | ` +
+        `${((100 * rps) / baseline).toFixed(0)}% | ${median(measures.map((m) => m.cpuPerRequest)).toFixed(0)} |` +
+        `${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
+    );
+    if (failures > 0) process.exitCode = 1;
+  }
+}

@@ -5,15 +5,9 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import {
   buildLivery,
-  CONNECTIONS,
-  DURATION,
+  compareTargets,
   dropSchema,
-  type Measure,
-  machine,
-  measure,
-  median,
   postgresTarget,
-  ROUNDS,
   schemaUrl,
   seed,
   startLivery,
@@ -92,36 +86,7 @@ async function main(): Promise<void> {
         });
       }
     }
-    process.stdout.write(
-      `Site-lifecycle benchmark: ${ROUNDS} rounds x ${DURATION}s per target, ${CONNECTIONS} connections, ${machine()}\n`,
-    );
-    for (const target of targets) await measure(target.options, Math.min(2, DURATION), CONNECTIONS);
-    const results = new Map<string, Measure[]>(targets.map((t) => [t.name, []]));
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of targets) {
-        const m = await measure(target.options, DURATION, CONNECTIONS, target.pid);
-        results.get(target.name)?.push(m);
-        process.stdout.write(
-          `  round ${round} ${target.name.padEnd(20)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms` +
-            `${m.non2xx + m.errors > 0 ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}\n`,
-        );
-      }
-    }
-    process.stdout.write(
-      '\n| target | req/s (median) | p50 ms | p99 ms | vs baseline (same backend) | server CPU µs/request |\n|---|---|---|---|---|---|\n',
-    );
-    for (const target of targets) {
-      const measures = results.get(target.name) ?? [];
-      const rps = median(measures.map((m) => m.rps));
-      const baseline = median((results.get(`baseline ${target.backend}`) ?? []).map((m) => m.rps));
-      const failures = measures.reduce((n, m) => n + m.non2xx + m.errors, 0);
-      process.stdout.write(
-        `| ${target.name} | ${rps.toFixed(0)} | ${median(measures.map((m) => m.p50))} | ${median(measures.map((m) => m.p99))} | ` +
-          `${((100 * rps) / baseline).toFixed(0)}% | ${median(measures.map((m) => m.cpuPerRequest)).toFixed(0)} |` +
-          `${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
-      );
-      if (failures > 0) process.exitCode = 1;
-    }
+    await compareTargets('Site-lifecycle benchmark', targets);
   } finally {
     for (const child of children) await stop(child);
     if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);

@@ -73,6 +73,17 @@ let teamId: string;
 let strangerId: string;
 const tokens = new Map<Caller, string>();
 
+/** The fixture's content, in the site's first space: one page, merged from a change request. */
+const PAGE_PATH = 'matrix-page';
+const FIXTURE_VISITOR = 'fixture-visitor';
+let pageId: string;
+/** The space's revision that the merge made. */
+let revisionId: string;
+/** An open change request of that space, based on the revision with the page. */
+let openCr: string;
+/** The site-space showing that space. */
+let contentSiteSpaceId: string;
+
 before(async () => {
   t = await createTestApp();
   f = await createSite(t, 2);
@@ -89,6 +100,32 @@ before(async () => {
   const stranger = await t.services.identity.createUser({ displayName: 'A stranger' });
   strangerId = stranger.id;
   tokens.set('non-member', (await t.services.identity.createToken(stranger.id)).token);
+
+  const merged = await newChangeRequest([
+    {
+      operation: 'insert_page',
+      title: 'Matrix page',
+      slug: PAGE_PATH,
+      document: { markdown: 'Read by the matrix.' },
+    },
+  ]);
+  revisionId = (await owner('POST', `${crUrl(merged)}/merge`, 200)).revision as string;
+  const pages = (await owner('GET', `${content()}/content/pages`, 200)).pages as {
+    id: string;
+    path: string;
+  }[];
+  const page = pages.find((p) => p.path === PAGE_PATH);
+  assert.ok(page, `the merged page is at ${PAGE_PATH}`);
+  pageId = page.id;
+  openCr = await newChangeRequest();
+  await owner('PUT', feedbackUrl(FIXTURE_VISITOR), 201, { rating: 'good' });
+  const siteSpaces = (await owner('GET', `${f.base}/site-spaces`, 200)).items as {
+    id: string;
+    space: { id: string };
+  }[];
+  const shown = siteSpaces.find((s) => s.space.id === f.spaceIds[0]);
+  assert.ok(shown, 'a site-space shows the content space');
+  contentSiteSpaceId = shown.id;
 });
 after(async () => t.close());
 
@@ -146,6 +183,43 @@ const TEAM_MANAGER = {
 
 const newSpace = async () =>
   (await owner('POST', `/v1/orgs/${t.orgId}/spaces`, 201, { title: 'Fresh' })).id as string;
+
+/** The space holding the fixture's content. */
+const content = () => `/v1/spaces/${f.spaceIds[0]}`;
+const crUrl = (id: string) => `${content()}/change-requests/${id}`;
+/** A new open change request of the content space, as the owner, with `changes` applied. */
+const newChangeRequest = async (changes?: object[]) => {
+  const id = (await owner('POST', `${content()}/change-requests`, 201, { subject: 'Matrix' }))
+    .id as string;
+  if (changes !== undefined) await owner('POST', `${crUrl(id)}/content`, 200, { changes });
+  return id;
+};
+let pageTitles = 0;
+/** A change inserting a new page (a title never used before). */
+const insertPage = () => {
+  pageTitles += 1;
+  return {
+    operation: 'insert_page',
+    title: `Inserted ${pageTitles}`,
+    document: { markdown: 'Inserted by the matrix.' },
+  };
+};
+const changeRequest = async (id: string) => owner('GET', crUrl(id), 200);
+const spaceRevision = async () => (await owner('GET', content(), 200)).revision as string;
+const feedbackUrl = (visitor: string) => `${content()}/pages/${pageId}/feedbacks/${visitor}`;
+let visitors = 0;
+const newVisitor = () => {
+  visitors += 1;
+  return `visitor-${visitors}`;
+};
+const pageViews = async () => {
+  const { pages } = (await owner('GET', `${content()}/insights/content`, 200)) as {
+    pages: { page: { id: string }; pageViews: number }[];
+  };
+  return pages.find((entry) => entry.page.id === pageId)?.pageViews;
+};
+const openCount = async () =>
+  (await owner('GET', `${content()}/change-requests?status=open`, 200)).count as number;
 
 /** Reads `url` as the owner: 200 while the resource exists, 404 once it is gone. */
 const exists = async (url: string) => {
@@ -540,6 +614,316 @@ const OPERATIONS: Operation[] = [
     },
   },
 
+  {
+    operationId: 'listSpacesInOrganizationById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/spaces` }),
+  },
+  {
+    operationId: 'deleteSpaceById',
+    method: 'DELETE',
+    success: 205,
+    call: async () => {
+      // A space no site shows: deleting one a site shows is a 409 (test/site-lifecycle.test.ts).
+      const url = `/v1/spaces/${await newSpace()}`;
+      return deletes(url, () => exists(url));
+    },
+  },
+  {
+    operationId: 'deleteSpaceById',
+    variant: 'a space a site shows',
+    method: 'DELETE',
+    // Allowed, then refused for the site: the role is checked first, the conflict after.
+    success: 409,
+    call: async () => {
+      const url = `/v1/spaces/${f.spaceIds[1]}`;
+      return { url, verify: async () => assert.equal(await exists(url), true, 'kept') };
+    },
+  },
+  {
+    operationId: 'listSpacesForUser',
+    variant: 'me',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: '/v1/users/me/spaces' }),
+  },
+  {
+    operationId: 'listSpacesForUser',
+    variant: 'another member',
+    method: 'GET',
+    success: 200,
+    // A user the caller shares no organization with is a 404 like one that does not exist.
+    nonMember: 404,
+    call: async () => ({ url: `/v1/users/${t.userId}/spaces` }),
+  },
+  // Removed: 410 Gone for everyone, members or not (and without a token).
+  {
+    operationId: 'listSpacesForOwner',
+    method: 'GET',
+    success: 410,
+    call: async () => ({ url: `/v1/owners/${t.orgId}/spaces` }),
+  },
+  ...(['POST', 'PUT', 'PATCH', 'DELETE'] as const).map(
+    (method): Operation => ({
+      operationId: 'ownerSpacesRemoved',
+      variant: method,
+      method,
+      success: 410,
+      call: async () => ({ url: `/v1/owners/${t.orgId}/spaces` }),
+    }),
+  ),
+
+  // Content: revisions and pages.
+  {
+    operationId: 'getCurrentRevision',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/content` }),
+  },
+  {
+    operationId: 'getRevisionById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}` }),
+  },
+  {
+    operationId: 'listPages',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/content/pages` }),
+  },
+  {
+    operationId: 'getPageById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/content/page/${pageId}` }),
+  },
+  {
+    operationId: 'getPageByPath',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/content/path/${PAGE_PATH}` }),
+  },
+  {
+    operationId: 'listPagesInRevisionById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}/pages` }),
+  },
+  {
+    operationId: 'getPageInRevisionById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}/page/${pageId}` }),
+  },
+  {
+    operationId: 'getPageInRevisionByPath',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}/path/${PAGE_PATH}` }),
+  },
+
+  // Change requests.
+  {
+    operationId: 'createChangeRequest',
+    method: 'POST',
+    success: 201,
+    call: async () => {
+      const before = await openCount();
+      return {
+        url: `${content()}/change-requests`,
+        payload: { subject: 'Matrix' },
+        verify: async (allowed) => assert.equal(await openCount(), before + (allowed ? 1 : 0)),
+      };
+    },
+  },
+  {
+    operationId: 'listChangeRequestsForSpace',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/change-requests` }),
+  },
+  {
+    operationId: 'getChangeRequestById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: crUrl(openCr) }),
+  },
+  {
+    operationId: 'updateChangeRequestById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => {
+      const id = await newChangeRequest();
+      return {
+        url: crUrl(id),
+        payload: { subject: 'Renamed' },
+        verify: async (allowed) =>
+          assert.equal((await changeRequest(id)).subject, allowed ? 'Renamed' : 'Matrix'),
+      };
+    },
+  },
+  {
+    operationId: 'updateChangeRequestContent',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const id = await newChangeRequest();
+      const change = insertPage();
+      const inserted = async () =>
+        ((await owner('GET', `${crUrl(id)}/content/pages`, 200)).pages as { title: string }[])
+          .map((page) => page.title)
+          .includes(change.title);
+      return {
+        url: `${crUrl(id)}/content`,
+        payload: { changes: [change] },
+        verify: async (allowed) => assert.equal(await inserted(), allowed, 'page inserted'),
+      };
+    },
+  },
+  {
+    operationId: 'updateChangeRequest',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const id = await newChangeRequest();
+      // The space moves on: the change request is outdated until updated.
+      await owner('POST', `${crUrl(await newChangeRequest([insertPage()]))}/merge`, 200);
+      assert.equal((await changeRequest(id)).outdated, true, 'outdated before the update');
+      return {
+        url: `${crUrl(id)}/update`,
+        verify: async (allowed) =>
+          assert.equal((await changeRequest(id)).outdated, !allowed, 'outdated after'),
+      };
+    },
+  },
+  {
+    operationId: 'mergeChangeRequest',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const id = await newChangeRequest([insertPage()]);
+      const before = await spaceRevision();
+      return {
+        url: `${crUrl(id)}/merge`,
+        verify: async (allowed) => {
+          assert.equal((await changeRequest(id)).status, allowed ? 'merged' : 'open');
+          assert.equal((await spaceRevision()) !== before, allowed, 'space revision moved');
+        },
+      };
+    },
+  },
+  {
+    operationId: 'getRevisionOfChangeRequestById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${crUrl(openCr)}/content` }),
+  },
+  {
+    operationId: 'listPagesInChangeRequest',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${crUrl(openCr)}/content/pages` }),
+  },
+  {
+    operationId: 'getPageInChangeRequestById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${crUrl(openCr)}/content/page/${pageId}` }),
+  },
+  {
+    operationId: 'getPageInChangeRequestByPath',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${crUrl(openCr)}/content/path/${PAGE_PATH}` }),
+  },
+
+  // Content insights.
+  {
+    operationId: 'createPageFeedback',
+    method: 'PUT',
+    success: 201,
+    call: async () => {
+      const url = feedbackUrl(newVisitor());
+      return {
+        url,
+        payload: { rating: 'ok' },
+        verify: async (allowed) => assert.equal(await exists(url), allowed, 'feedback recorded'),
+      };
+    },
+  },
+  {
+    operationId: 'createSitesPageFeedback',
+    method: 'PUT',
+    success: 201,
+    call: async () => {
+      const visitor = newVisitor();
+      return {
+        url: `${f.base}/site-spaces/${contentSiteSpaceId}/insights/pages/${pageId}/feedbacks/${visitor}`,
+        payload: { rating: 'bad' },
+        verify: async (allowed) =>
+          assert.equal(await exists(feedbackUrl(visitor)), allowed, 'feedback recorded'),
+      };
+    },
+  },
+  {
+    operationId: 'getPageFeedback',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: feedbackUrl(FIXTURE_VISITOR) }),
+  },
+  {
+    operationId: 'trackViewInSpaceById',
+    method: 'POST',
+    success: 204,
+    call: async () => {
+      const before = await pageViews();
+      assert.equal(typeof before, 'number', 'the page has an analytics entry');
+      return {
+        url: `${content()}/insights/track_view`,
+        payload: { pageId, visitorId: newVisitor() },
+        verify: async (allowed) =>
+          assert.equal(await pageViews(), (before ?? 0) + (allowed ? 1 : 0), 'views'),
+      };
+    },
+  },
+  {
+    operationId: 'trackViewInSpaceById',
+    variant: "GitBook 0.91's body",
+    method: 'POST',
+    success: 204,
+    call: async () => {
+      const before = await pageViews();
+      assert.equal(typeof before, 'number', 'the page has an analytics entry');
+      return {
+        url: `${content()}/insights/track_view`,
+        payload: {
+          pageId,
+          visitor: { anonymousId: newVisitor() },
+          url: `https://docs.example.com/${PAGE_PATH}`,
+          referrer: '',
+        },
+        verify: async (allowed) =>
+          assert.equal(await pageViews(), (before ?? 0) + (allowed ? 1 : 0), 'views'),
+      };
+    },
+  },
+  {
+    operationId: 'getContentAnalyticsForSpaceById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/insights/content` }),
+  },
+  {
+    operationId: 'getContentAnalyticsForSiteSpaceById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({
+      url: `${f.base}/site-spaces/${contentSiteSpaceId}/insights/content?period=last_week`,
+    }),
+  },
+
   // Sites and site-spaces.
   {
     operationId: 'listSites',
@@ -887,6 +1271,19 @@ describe('refusals come before validation', () => {
       status: 403,
       message: /needs the create role/,
       readBack: async () => (await owner('GET', `/v1/orgs/${t.orgId}/sites`, 200)).count,
+    },
+    {
+      caller: 'read',
+      operationId: 'updateChangeRequestContent',
+      method: 'POST',
+      url: () => `${crUrl(openCr)}/content`,
+      payload: { changes: [{ operation: 'rename_page', title: '' }], extra: true },
+      status: 403,
+      message: /updateChangeRequestContent needs the edit role/,
+      readBack: async () => [
+        await changeRequest(openCr),
+        await owner('GET', `${crUrl(openCr)}/content/pages`, 200),
+      ],
     },
     {
       caller: 'non-member',

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
-type DocParameter = { deprecated?: boolean; schema?: { deprecated?: boolean } };
+type DocParameter = { name?: string; deprecated?: boolean; schema?: { deprecated?: boolean } };
 
 const TAGS = [
   {
@@ -12,6 +12,10 @@ const TAGS = [
   { name: 'sites', description: 'Published documentation sites' },
   { name: 'site-spaces', description: 'Variants of a site (a language, a version, a product)' },
   { name: 'spaces', description: 'Content spaces' },
+  { name: 'space-content', description: 'Revisions and pages of a space (docs/content.md)' },
+  { name: 'change-requests', description: 'Change requests: branches of a space content' },
+  { name: 'change-request-content', description: 'Pages of a change request and their edits' },
+  { name: 'insights', description: 'Page views and feedback ratings (docs/insights.md)' },
   { name: 'organizations', description: 'Organizations of the authenticated user' },
   { name: 'users', description: 'Users' },
   { name: 'operations', description: 'Health and documentation (no authentication)' },
@@ -46,15 +50,23 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       },
     },
     // A deprecated parameter is marked on the parameter itself, as GitBook's document does.
+    // Page paths are routed as a wildcard (`*`, the rest of the URL); the document names the
+    // parameter `pagePath`, as GitBook's does.
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
       const { openapiObject } = document;
-      for (const methods of Object.values(openapiObject.paths ?? {})) {
+      const paths = openapiObject.paths ?? {};
+      for (const [path, methods] of Object.entries(paths)) {
         for (const operation of Object.values(methods ?? {})) {
           const parameters = (operation as { parameters?: DocParameter[] }).parameters ?? [];
           for (const parameter of parameters) {
             if (parameter.schema?.deprecated === true) parameter.deprecated = true;
+            if (parameter.name === '*') parameter.name = 'pagePath';
           }
+        }
+        if (path.endsWith('/{*}')) {
+          delete paths[path];
+          paths[path.replace(/\{\*\}$/, '{pagePath}')] = methods;
         }
       }
       return openapiObject;

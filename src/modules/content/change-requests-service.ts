@@ -2,6 +2,7 @@ import type { ChangeRequestRow } from '../../db/schema.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
+import { KeyedQueue } from '../../keyed-queue.js';
 import type { Urls } from '../../urls.js';
 import type { User } from '../identity/schemas.js';
 import type { IdentityService } from '../identity/service.js';
@@ -23,6 +24,9 @@ const EDITABLE = new Set(['open', 'draft']);
  * so concurrent edits and merges never lose one another.
  */
 export class ChangeRequestsService {
+  /** Writes to one space's content, in this process, one at a time (see KeyedQueue). */
+  private readonly writes = new KeyedQueue();
+
   constructor(
     private readonly repo: ContentRepository,
     private readonly spaces: SpacesService,
@@ -112,7 +116,11 @@ export class ChangeRequestsService {
   }
 
   /** Merges into the space: a new space revision; 409 naming the pages when both sides changed them. */
-  async merge(spaceId: string, ref: string, userId: string) {
+  merge(spaceId: string, ref: string, userId: string) {
+    return this.writes.run(spaceId, () => this.applyMerge(spaceId, ref, userId));
+  }
+
+  private async applyMerge(spaceId: string, ref: string, userId: string) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row = await this.requireEditable(spaceId, ref);
       const spaceRevision = await this.spaces.currentRevisionId(spaceId);
@@ -138,7 +146,11 @@ export class ChangeRequestsService {
   }
 
   /** Brings the space's changes into the change request (GitBook's "update"); 409 on conflicts. */
-  async rebase(spaceId: string, ref: string, userId: string) {
+  rebase(spaceId: string, ref: string, userId: string) {
+    return this.writes.run(spaceId, () => this.applyRebase(spaceId, ref, userId));
+  }
+
+  private async applyRebase(spaceId: string, ref: string, userId: string) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row = await this.requireEditable(spaceId, ref);
       const spaceRevision = await this.spaces.currentRevisionId(spaceId);

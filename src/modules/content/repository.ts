@@ -28,14 +28,16 @@ export interface NewRevision {
   createdAt: string;
 }
 
-const CACHED_REVISIONS = 512;
+/** Parsed revisions kept, by the size of their JSON: whole trees can be large. */
+const CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Thrown inside a transaction to roll it back when a compare-and-swap finds the row moved on. */
 class LostRace extends Error {}
 
 export class ContentRepository {
   /** Parsed revisions by id, least recently used first (a Map keeps insertion order). */
-  private readonly revisions = new Map<string, Revision>();
+  private readonly revisions = new Map<string, { revision: Revision; bytes: number }>();
+  private cachedBytes = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -44,7 +46,7 @@ export class ContentRepository {
     if (cached !== undefined) {
       this.revisions.delete(id);
       this.revisions.set(id, cached);
-      return cached;
+      return cached.revision;
     }
     const row = await this.db
       .selectFrom('revisions')
@@ -52,6 +54,8 @@ export class ContentRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     if (row === undefined) return undefined;
+    const raced = this.revisions.get(id); // another request read it meanwhile
+    if (raced !== undefined) return raced.revision;
     const revision: Revision = {
       id: row.id,
       spaceId: row.space_id,
@@ -62,10 +66,13 @@ export class ContentRepository {
       touched: new Set(JSON.parse(row.touched) as string[]),
       createdAt: row.created_at,
     };
-    this.revisions.set(id, revision);
-    if (this.revisions.size > CACHED_REVISIONS) {
-      const oldest = this.revisions.keys().next().value;
-      if (oldest !== undefined) this.revisions.delete(oldest);
+    const bytes = row.pages.length + row.touched.length;
+    this.revisions.set(id, { revision, bytes });
+    this.cachedBytes += bytes;
+    for (const [oldest, entry] of this.revisions) {
+      if (this.cachedBytes <= CACHE_BYTES || oldest === id) break;
+      this.revisions.delete(oldest);
+      this.cachedBytes -= entry.bytes;
     }
     return revision;
   }

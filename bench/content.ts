@@ -1,0 +1,207 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import {
+  buildLivery,
+  type ComparedTarget,
+  compareTargets,
+  dropSchema,
+  postgresTarget,
+  schemaUrl,
+  seed,
+  startLivery,
+  stop,
+  TOKEN,
+} from './lib.js';
+
+/**
+ * `npm run bench:content`: content operations (issue 6) against the customization GET of the
+ * same instance, in the same run and rounds (ratios, not absolute times). The space holds 220
+ * pages: 20 sections of 10 pages each, plus a page per section heading, every body ~1 KB.
+ *   baseline    GET …/site-spaces/{id}/customization (the hot read of `npm run bench`);
+ *   space       GET /v1/spaces/{id} (with its change-request counters);
+ *   tree        GET …/content/pages (the whole 220-page tree);
+ *   byPath      GET …/content/path/section-7%2Ftopic-5?format=markdown;
+ *   byId        GET …/content/page/{id}?format=document;
+ *   insights    GET …/insights/content (220 pages with views and ratings);
+ *   rate        PUT …/pages/{id}/feedbacks/{visitor} over 64 visitors (mostly replacements);
+ *   view        POST …/insights/track_view;
+ *   edit        POST …/change-requests/{id}/content renaming one page: every request a new
+ *               immutable revision of the 220-page tree (compare-and-swap on the change request).
+ */
+
+const KINDS = [
+  'baseline',
+  'space',
+  'tree',
+  'byPath',
+  'byId',
+  'insights',
+  'rate',
+  'view',
+  'edit',
+] as const;
+type Kind = (typeof KINDS)[number];
+const SECTIONS = 20;
+const PER_SECTION = 10;
+const BODY = `${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(16)}\n`;
+let sent = 0;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'livery-bench-content-'));
+  const children: ChildProcess[] = [];
+  buildLivery();
+  const postgres = await postgresTarget();
+  let schema: string | undefined;
+  try {
+    const backends: { name: string; url: string }[] = [
+      { name: 'sqlite', url: `sqlite:${join(dir, 'livery.db')}` },
+    ];
+    if (postgres.ok) {
+      const fresh = schemaUrl(postgres.url, 'benchct');
+      schema = fresh.schema;
+      backends.push({ name: 'postgres', url: fresh.url });
+    } else {
+      process.stdout.write(`!! PostgreSQL NOT MEASURED: ${postgres.reason}\n`);
+      if (postgres.explicit) process.exitCode = 1;
+    }
+    const targets: ComparedTarget[] = [];
+    for (const backend of backends) {
+      const { base, child } = await startLivery(
+        children,
+        backend.url,
+        join(dir, `${backend.name}.log`),
+      );
+      const { getUrl } = await seed(base, 0);
+      const fixture = await seedContent(base, getUrl);
+      for (const kind of KINDS) {
+        targets.push({
+          name: `${kind} ${backend.name}`,
+          backend: backend.name,
+          options: optionsOf(kind, getUrl, fixture),
+          ...(child.pid === undefined ? {} : { pid: child.pid }),
+        });
+      }
+    }
+    await compareTargets('Content benchmark', targets);
+  } finally {
+    for (const child of children) await stop(child);
+    if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Fixture {
+  space: string;
+  page: string;
+  changeRequest: string;
+}
+
+/** 220 pages through change requests (50 changes per request, GitBook's limit), merged. */
+async function seedContent(base: string, getUrl: string): Promise<Fixture> {
+  const orgId = new URL(getUrl).pathname.split('/')[3] ?? '';
+  const space = (await call(base, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' })).id;
+  const spaceBase = `/v1/spaces/${space}`;
+  const cr = (await call(base, 'POST', `${spaceBase}/change-requests`, { subject: 'Seed' })).id;
+  const crBase = `${spaceBase}/change-requests/${cr}`;
+  const insert = (title: string, into?: string) => ({
+    operation: 'insert_page',
+    title,
+    document: { markdown: `# ${title}\n\n${BODY}` },
+    ...(into === undefined ? {} : { into }),
+  });
+  await call(base, 'POST', `${crBase}/content`, {
+    changes: Array.from({ length: SECTIONS }, (_, s) => insert(`Section ${s + 1}`)),
+  });
+  const tree = (await call(base, 'GET', `${crBase}/content/pages`)).pages as { id: string }[];
+  const changes = tree.flatMap((section) =>
+    Array.from({ length: PER_SECTION }, (_, p) => insert(`Topic ${p + 1}`, section.id)),
+  );
+  for (let i = 0; i < changes.length; i += 50) {
+    await call(base, 'POST', `${crBase}/content`, { changes: changes.slice(i, i + 50) });
+  }
+  await call(base, 'POST', `${crBase}/merge`, {});
+  const page = (await call(base, 'GET', `${spaceBase}/content/path/section-7%2Ftopic-5`)).id;
+  for (let v = 0; v < 64; v++) {
+    await call(base, 'PUT', `${spaceBase}/pages/${page}/feedbacks/visitor-${v}`, {
+      rating: ['good', 'ok', 'bad'][v % 3],
+    });
+  }
+  const editing = (await call(base, 'POST', `${spaceBase}/change-requests`, { subject: 'Edits' }))
+    .id;
+  return { space: String(space), page: String(page), changeRequest: String(editing) };
+}
+
+function optionsOf(kind: Kind, getUrl: string, f: Fixture): autocannon.Options {
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  const json = { ...headers, 'content-type': 'application/json' };
+  const origin = new URL(getUrl).origin;
+  const spaceUrl = `${origin}/v1/spaces/${f.space}`;
+  const write = (method: 'PUT' | 'POST', path: string, body: () => unknown) => ({
+    url: spaceUrl,
+    requests: [
+      {
+        method,
+        headers: json,
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          path,
+          body: JSON.stringify(body()),
+        }),
+      },
+    ],
+  });
+  const spacePath = `/v1/spaces/${f.space}`;
+  switch (kind) {
+    case 'baseline':
+      return { url: getUrl, headers };
+    case 'space':
+      return { url: spaceUrl, headers };
+    case 'tree':
+      return { url: `${spaceUrl}/content/pages`, headers };
+    case 'byPath':
+      return { url: `${spaceUrl}/content/path/section-7%2Ftopic-5?format=markdown`, headers };
+    case 'byId':
+      return { url: `${spaceUrl}/content/page/${f.page}?format=document`, headers };
+    case 'insights':
+      return { url: `${spaceUrl}/insights/content`, headers };
+    case 'rate':
+      return {
+        url: spaceUrl,
+        requests: [
+          {
+            method: 'PUT',
+            headers: json,
+            setupRequest: (request) => ({
+              ...request,
+              path: `${spacePath}/pages/${f.page}/feedbacks/visitor-${++sent % 64}`,
+              body: JSON.stringify({ rating: ['good', 'ok', 'bad'][sent % 3] }),
+            }),
+          },
+        ],
+      };
+    case 'view':
+      return write('POST', `${spacePath}/insights/track_view`, () => ({
+        pageId: f.page,
+        visitorId: `visitor-${++sent % 64}`,
+      }));
+    case 'edit':
+      return write('POST', `${spacePath}/change-requests/${f.changeRequest}/content`, () => ({
+        changes: [{ operation: 'update_page', page: f.page, title: `Topic 5 (${++sent})` }],
+      }));
+  }
+}
+
+async function call(base: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown> & { id: string };
+}
+
+await main();
