@@ -1,20 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import {
-  buildLivery,
-  type ComparedTarget,
-  compareTargets,
-  dropSchema,
-  postgresTarget,
-  schemaUrl,
-  seed,
-  startLivery,
-  stop,
-  TOKEN,
-} from './lib.js';
+import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
 
 /**
  * `npm run bench:content`: content operations (issue 6) against the customization GET of the
@@ -50,47 +35,11 @@ const BODY = `${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repe
 let sent = 0;
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'livery-bench-content-'));
-  const children: ChildProcess[] = [];
-  buildLivery();
-  const postgres = await postgresTarget();
-  let schema: string | undefined;
-  try {
-    const backends: { name: string; url: string }[] = [
-      { name: 'sqlite', url: `sqlite:${join(dir, 'livery.db')}` },
-    ];
-    if (postgres.ok) {
-      const fresh = schemaUrl(postgres.url, 'benchct');
-      schema = fresh.schema;
-      backends.push({ name: 'postgres', url: fresh.url });
-    } else {
-      process.stdout.write(`!! PostgreSQL NOT MEASURED: ${postgres.reason}\n`);
-      if (postgres.explicit) process.exitCode = 1;
-    }
-    const targets: ComparedTarget[] = [];
-    for (const backend of backends) {
-      const { base, child } = await startLivery(
-        children,
-        backend.url,
-        join(dir, `${backend.name}.log`),
-      );
-      const { getUrl } = await seed(base, 0);
-      const fixture = await seedContent(base, getUrl);
-      for (const kind of KINDS) {
-        targets.push({
-          name: `${kind} ${backend.name}`,
-          backend: backend.name,
-          options: optionsOf(kind, getUrl, fixture),
-          ...(child.pid === undefined ? {} : { pid: child.pid }),
-        });
-      }
-    }
-    await compareTargets('Content benchmark', targets);
-  } finally {
-    for (const child of children) await stop(child);
-    if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await compareOnBackends('Content benchmark', 'benchct', async (base) => {
+    const { getUrl } = await seed(base, 0);
+    const fixture = await seedContent(base, getUrl);
+    return Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, fixture)]));
+  });
 }
 
 interface Fixture {
@@ -194,14 +143,7 @@ function optionsOf(kind: Kind, getUrl: string, f: Fixture): autocannon.Options {
   }
 }
 
-async function call(base: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown> & { id: string };
-}
+const call = async (base: string, method: string, path: string, body?: unknown) =>
+  (await apiCall(base, method, path, body)) as Record<string, unknown> & { id: string };
 
 await main();

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { cpus } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -208,17 +209,7 @@ export function buildLivery(): void {
  * reference answer; the `spread` others are for the PATCH target that spreads its writes.
  */
 export async function seed(base: string, spread: number) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 || res.status === 205
-      ? {}
-      : ((await res.json()) as Record<string, unknown>);
-  };
+  const call = (method: string, path: string, body?: unknown) => apiCall(base, method, path, body);
   const orgs = (await call('GET', '/v1/orgs')) as { items: { id: string }[] };
   const orgId = orgs.items[0]?.id ?? '';
   const site = await call('POST', `/v1/orgs/${orgId}/sites`, {
@@ -385,5 +376,82 @@ export async function compareTargets(title: string, targets: ComparedTarget[]): 
         `${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
     );
     if (failures > 0) process.exitCode = 1;
+  }
+}
+
+/**
+ * A comparison benchmark on SQLite and, when reachable, PostgreSQL (a fresh schema): starts one
+ * Livery per backend, lets `prepare` seed it and name its targets (load options by kind; the
+ * `baseline` kind is the reference), then compareTargets. Cleans up processes, files and schema.
+ */
+export async function compareOnBackends(
+  title: string,
+  prefix: string,
+  prepare: (base: string) => Promise<Record<string, autocannon.Options>>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), `livery-bench-${prefix}-`));
+  const children: ChildProcess[] = [];
+  buildLivery();
+  const postgres = await postgresTarget();
+  let schema: string | undefined;
+  try {
+    const backends = [{ name: 'sqlite', url: `sqlite:${join(dir, 'livery.db')}` }];
+    if (postgres.ok) {
+      const fresh = schemaUrl(postgres.url, prefix);
+      schema = fresh.schema;
+      backends.push({ name: 'postgres', url: fresh.url });
+    } else {
+      process.stdout.write(`!! PostgreSQL NOT MEASURED: ${postgres.reason}\n`);
+      if (postgres.explicit) process.exitCode = 1;
+    }
+    const targets: ComparedTarget[] = [];
+    for (const backend of backends) {
+      const { base, child } = await startLivery(
+        children,
+        backend.url,
+        join(dir, `${backend.name}.log`),
+      );
+      for (const [kind, options] of Object.entries(await prepare(base))) {
+        targets.push({
+          name: `${kind} ${backend.name}`,
+          backend: backend.name,
+          options,
+          ...(child.pid === undefined ? {} : { pid: child.pid }),
+        });
+      }
+    }
+    await compareTargets(title, targets);
+  } finally {
+    for (const child of children) await stop(child);
+    if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A set-up request as the benchmark's owner. A 503 (the server shedding load while the machine is
+ * busy, e.g. with another benchmark's build) is retried after a pause; anything else not 2xx fails.
+ */
+export async function apiCall(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (res.status === 503 && attempt < 30) {
+      await res.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 || res.status === 205
+      ? {}
+      : ((await res.json()) as Record<string, unknown>);
   }
 }

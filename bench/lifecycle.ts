@@ -1,19 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import {
-  buildLivery,
-  compareTargets,
-  dropSchema,
-  postgresTarget,
-  schemaUrl,
-  seed,
-  startLivery,
-  stop,
-  TOKEN,
-} from './lib.js';
+import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
 
 /**
  * `npm run bench:lifecycle`: the site-lifecycle operations (issue 4) against the customization
@@ -42,56 +28,16 @@ type Kind = (typeof KINDS)[number];
 let sent = 0;
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'livery-bench-lifecycle-'));
-  const children: ChildProcess[] = [];
-  buildLivery();
-  const postgres = await postgresTarget();
-  let schema: string | undefined;
-  try {
-    const backends: { name: string; url: string }[] = [
-      { name: 'sqlite', url: `sqlite:${join(dir, 'livery.db')}` },
-    ];
-    if (postgres.ok) {
-      const fresh = schemaUrl(postgres.url, 'benchlc');
-      schema = fresh.schema;
-      backends.push({ name: 'postgres', url: fresh.url });
-    } else {
-      process.stdout.write(`!! PostgreSQL NOT MEASURED: ${postgres.reason}\n`);
-      if (postgres.explicit) process.exitCode = 1;
+  await compareOnBackends('Site-lifecycle benchmark', 'benchlc', async (base) => {
+    const { getUrl } = await seed(base, 16);
+    const siteUrl = getUrl.slice(0, getUrl.indexOf('/site-spaces/'));
+    for (let i = 0; i < 10; i++) {
+      await apiCall(base, 'POST', `${new URL(siteUrl).pathname}/share-links`, {
+        name: `link ${i}`,
+      });
     }
-    const targets: {
-      name: string;
-      backend: string;
-      kind: Kind;
-      options: autocannon.Options;
-      pid?: number;
-    }[] = [];
-    for (const backend of backends) {
-      const { base, child } = await startLivery(
-        children,
-        backend.url,
-        join(dir, `${backend.name}.log`),
-      );
-      const { getUrl } = await seed(base, 16);
-      const siteUrl = getUrl.slice(0, getUrl.indexOf('/site-spaces/'));
-      for (let i = 0; i < 10; i++)
-        await call(`${siteUrl}/share-links`, 'POST', { name: `link ${i}` });
-      for (const kind of KINDS) {
-        targets.push({
-          name: `${kind} ${backend.name}`,
-          backend: backend.name,
-          kind,
-          options: optionsOf(kind, getUrl, siteUrl),
-          ...(child.pid === undefined ? {} : { pid: child.pid }),
-        });
-      }
-    }
-    await compareTargets('Site-lifecycle benchmark', targets);
-  } finally {
-    for (const child of children) await stop(child);
-    if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, siteUrl)]));
+  });
 }
 
 function optionsOf(kind: Kind, getUrl: string, siteUrl: string): autocannon.Options {
@@ -139,15 +85,6 @@ function optionsOf(kind: Kind, getUrl: string, siteUrl: string): autocannon.Opti
         ],
       };
   }
-}
-
-async function call(url: string, method: string, body: unknown): Promise<void> {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
 }
 
 await main();

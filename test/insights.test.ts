@@ -6,6 +6,7 @@ import {
   byTitle,
   clientFailure091,
   flatten,
+  type ListedPage,
   listenWith091,
   newSpace,
   PageFeedbackRating,
@@ -218,6 +219,39 @@ describe('bad input is refused and stores nothing', () => {
       const message = expectError(await rate(s.spaceId, pageId, 'v1', { rating: 'good' }), 404);
       assert.match(message, new RegExp(pageId), name);
     }
+    // A page that exists only in an open change request is not in the current revision.
+    const cr = expectStatus(
+      await t.request({
+        method: 'POST',
+        url: `/v1/spaces/${s.spaceId}/change-requests`,
+        payload: {},
+      }),
+      201,
+    ).id as string;
+    expectStatus(
+      await t.request({
+        method: 'POST',
+        url: `/v1/spaces/${s.spaceId}/change-requests/${cr}/content`,
+        payload: {
+          changes: [{ operation: 'insert_page', title: 'Draft', document: { markdown: 'Draft' } }],
+        },
+      }),
+      200,
+    );
+    const draftPages = expectStatus(
+      await t.request({
+        method: 'GET',
+        url: `/v1/spaces/${s.spaceId}/change-requests/${cr}/content/pages`,
+      }),
+      200,
+    ) as { pages: ListedPage[] };
+    const draft = byTitle(draftPages.pages, 'Draft').id;
+    assert.match(
+      expectError(await rate(s.spaceId, draft, 'v1', { rating: 'good' }), 404),
+      new RegExp(draft),
+    );
+    expectError(await trackView(s.spaceId, { pageId: draft }), 404);
+
     const unknownSpace = await t.request({
       method: 'PUT',
       url: feedbackUrl('nospace', s.intro, 'v1'),
@@ -354,6 +388,11 @@ describe('getContentAnalyticsForSpaceById', () => {
         title: 'Balanced',
         ratings: ['good', 'good', 'bad'],
         expected: { score: 0, total: 3, rating: 'ok', ponderedScore: 0, bad: 1, ok: 0, good: 2 },
+      },
+      {
+        title: 'Shrugged',
+        ratings: ['good', 'ok', 'ok'],
+        expected: { score: 0, total: 3, rating: 'ok', ponderedScore: 0, bad: 0, ok: 2, good: 1 },
       },
       {
         title: 'Liked',

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { Type } from 'typebox';
 import { badRequest } from '../errors.js';
 
@@ -57,6 +57,29 @@ export function afterCursor(
 export interface PageRequest {
   cursor: Cursor | undefined;
   limit: number;
+}
+
+/**
+ * One page of a list ordered by creation time then id: the count of every row `query` matches,
+ * and up to `limit + 1` rows after the cursor (for toPage). `alias` is the listed table's alias
+ * in `query`; `select` picks the columns.
+ */
+export async function keysetPage<DB, TB extends keyof DB, O>(
+  // biome-ignore lint/complexity/noBannedTypes: Kysely's type for a query with nothing selected yet
+  query: SelectQueryBuilder<DB, TB, {}>,
+  alias: string,
+  { cursor, limit }: PageRequest,
+  // biome-ignore lint/complexity/noBannedTypes: as above
+  select: (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
+): Promise<{ rows: O[]; count: number }> {
+  const counted = await query.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+  const listed = cursor === undefined ? query : query.where(afterCursor(alias, cursor));
+  const rows = await select(listed)
+    .orderBy(sql.ref(`${alias}.created_at`))
+    .orderBy(sql.ref(`${alias}.id`))
+    .limit(limit + 1)
+    .execute();
+  return { rows: rows as O[], count: Number((counted as { count: number }).count) };
 }
 
 /** Reads `?page` and `?limit` (already validated by PageQuery); an unknown cursor is a 400. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ChangeRequestRow, RevisionRow } from '../../db/schema.js';
-import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { keysetPage, type PageRequest } from '../../http/pagination.js';
 import type { Tree } from './tree.js';
 
 /** A revision, parsed. Revisions never change, so parsed ones are kept (see `revisions`). */
@@ -119,26 +119,12 @@ export class ContentRepository {
     }
   }
 
-  async listChangeRequests(
-    spaceId: string,
-    status: ChangeRequestRow['status'],
-    { cursor, limit }: PageRequest,
-  ) {
-    let query = this.db
+  async listChangeRequests(spaceId: string, status: ChangeRequestRow['status'], page: PageRequest) {
+    const query = this.db
       .selectFrom('change_requests as c')
       .where('c.space_id', '=', spaceId)
       .where('c.status', '=', status);
-    const { count } = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (cursor) query = query.where(afterCursor('c', cursor));
-    const rows = await query
-      .selectAll('c')
-      .orderBy('c.created_at')
-      .orderBy('c.id')
-      .limit(limit + 1)
-      .execute();
-    return { rows, count: Number(count) };
+    return keysetPage(query, 'c', page, (q) => q.selectAll('c'));
   }
 
   /** Sets subject/status unless the change request was merged meanwhile (then undefined). */

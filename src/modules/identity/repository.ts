@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { lockBootstrap } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { ApiTokenRow, MembershipRow, OrganizationRow, UserRow } from '../../db/schema.js';
-import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { afterCursor, keysetPage, type PageRequest } from '../../http/pagination.js';
 
 export interface ActiveToken {
   id: string;
@@ -205,23 +205,13 @@ export class IdentityRepository {
   }
 
   /** A user's tokens that still work (neither revoked nor expired at `at`), one page. */
-  async listActiveTokens(userId: string, at: string, { cursor, limit }: PageRequest) {
-    let query = this.db
+  async listActiveTokens(userId: string, at: string, page: PageRequest) {
+    const query = this.db
       .selectFrom('api_tokens as t')
       .where('t.user_id', '=', userId)
       .where('t.revoked_at', 'is', null)
       .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', at)]));
-    const { count } = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (cursor) query = query.where(afterCursor('t', cursor));
-    const rows = await query
-      .selectAll('t')
-      .orderBy('t.created_at')
-      .orderBy('t.id')
-      .limit(limit + 1)
-      .execute();
-    return { rows, count: Number(count) };
+    return keysetPage(query, 't', page, (q) => q.selectAll('t'));
   }
 
   async findActiveTokenOf(userId: string, tokenId: string, at: string) {
@@ -252,5 +242,18 @@ export class IdentityRepository {
       .select(['o.id', 'o.title', 'o.created_at', 'm.user_id'])
       .orderBy('o.created_at')
       .execute();
+  }
+
+  /** Whether the two users are members of at least one organization in common. */
+  async sharesOrganization(callerId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('memberships as a')
+      .innerJoin('memberships as b', 'b.organization_id', 'a.organization_id')
+      .select('a.user_id')
+      .where('a.user_id', '=', callerId)
+      .where('b.user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 }

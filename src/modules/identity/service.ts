@@ -99,6 +99,13 @@ export class IdentityService {
     return role;
   }
 
+  /** 404 unless `userId` is the caller or shares an organization with them. */
+  async requireSharedUser(callerId: string, userId: string): Promise<void> {
+    if (userId !== callerId && !(await this.repo.sharesOrganization(callerId, userId))) {
+      throw notFound('user', userId);
+    }
+  }
+
   async currentUser(userId: string): Promise<User> {
     const row = await this.repo.findUser(userId);
     if (row === undefined) throw notFound('user', userId);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { created, NoContent, responses, SiteSpaceParams } from '../../http/schemas.js';
 import { SpaceParams } from '../sites/scope.js';
@@ -11,6 +12,7 @@ import {
   PeriodQuery,
   TrackViewSchema,
 } from './schemas.js';
+import type { Rating } from './score.js';
 import type { InsightsService } from './service.js';
 
 /** Content insights (docs/insights.md): ratings, page views and per-page analytics. */
@@ -18,6 +20,18 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
   insights: InsightsService;
   siteSpaces: SiteSpacesService;
 }> = async (app, { insights, siteSpaces }) => {
+  /** 201 with Location for a visitor's first rating of the page, 200 when it replaces one. */
+  const rate = async (
+    reply: FastifyReply,
+    spaceId: string,
+    { pageId, visitorId }: { pageId: string; visitorId: string },
+    { rating }: { rating: Rating },
+  ) => {
+    const { created, feedback } = await insights.rate(spaceId, pageId, visitorId, rating);
+    if (created) reply.code(201).header('location', feedback.urls.location);
+    return feedback;
+  };
+
   const feedbackResponses = responses(
     {
       200: { ...PageFeedbackSchema, description: 'Feedback updated' },
@@ -40,17 +54,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
         response: feedbackResponses,
       },
     },
-    async (request, reply) => {
-      const { spaceId, pageId, visitorId } = request.params;
-      const { created, feedback } = await insights.rate(
-        spaceId,
-        pageId,
-        visitorId,
-        request.body.rating,
-      );
-      if (created) reply.code(201).header('location', feedback.urls.location);
-      return feedback;
-    },
+    async (request, reply) => rate(reply, request.params.spaceId, request.params, request.body),
   );
 
   app.put(
@@ -71,16 +75,9 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { organizationId, siteId, siteSpaceId, pageId, visitorId } = request.params;
+      const { organizationId, siteId, siteSpaceId } = request.params;
       const spaceId = await siteSpaces.spaceOf(organizationId, siteId, siteSpaceId);
-      const { created, feedback } = await insights.rate(
-        spaceId,
-        pageId,
-        visitorId,
-        request.body.rating,
-      );
-      if (created) reply.code(201).header('location', feedback.urls.location);
-      return feedback;
+      return rate(reply, spaceId, request.params, request.body);
     },
   );
 

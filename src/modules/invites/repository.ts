@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ApiTokenRow, DatabaseSchema, InviteRow, UserRow } from '../../db/schema.js';
-import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { keysetPage, type PageRequest } from '../../http/pagination.js';
 
 export type JoinOutcome = 'joined' | 'already-member' | 'used';
 
@@ -25,22 +25,12 @@ export class InvitesRepository {
       .executeTakeFirst();
   }
 
-  async listLinks(organizationId: string, { cursor, limit }: PageRequest) {
-    let query = this.db
+  async listLinks(organizationId: string, page: PageRequest) {
+    const query = this.db
       .selectFrom('invites as i')
       .where('i.organization_id', '=', organizationId)
       .where('i.kind', '=', 'link');
-    const { count } = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (cursor) query = query.where(afterCursor('i', cursor));
-    const rows = await query
-      .selectAll('i')
-      .orderBy('i.created_at')
-      .orderBy('i.id')
-      .limit(limit + 1)
-      .execute();
-    return { rows, count: Number(count) };
+    return keysetPage(query, 'i', page, (q) => q.selectAll('i'));
   }
 
   async updateLink(

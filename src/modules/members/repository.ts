@@ -165,17 +165,6 @@ export class MembersRepository {
   }
 
   /** Does `userId` share an organization with `callerId`? */
-  async sharesOrganization(callerId: string, userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('memberships as a')
-      .innerJoin('memberships as b', 'b.organization_id', 'a.organization_id')
-      .select('a.user_id')
-      .where('a.user_id', '=', callerId)
-      .where('b.user_id', '=', userId)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
 }
 
 /** The number of the organization's teams the member (`m`) is in. */

@@ -80,9 +80,7 @@ export class MembersService {
 
   /** A user the caller shares an organization with (or the caller); others are a 404. */
   async getUser(callerId: string, userId: string): Promise<User> {
-    if (userId !== callerId && !(await this.repo.sharesOrganization(callerId, userId))) {
-      throw notFound('user', userId);
-    }
+    await this.identity.requireSharedUser(callerId, userId);
     return this.identity.currentUser(userId);
   }
 

@@ -1,23 +1,13 @@
 import type { Db } from '../../db/database.js';
 import type { ShareLinkRow } from '../../db/schema.js';
-import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { keysetPage, type PageRequest } from '../../http/pagination.js';
 
 export class ShareLinksRepository {
   constructor(private readonly db: Db) {}
 
-  async list(siteId: string, { cursor, limit }: PageRequest) {
-    let query = this.db.selectFrom('site_share_links as l').where('l.site_id', '=', siteId);
-    const { count } = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (cursor) query = query.where(afterCursor('l', cursor));
-    const rows = await query
-      .selectAll('l')
-      .orderBy('l.created_at')
-      .orderBy('l.id')
-      .limit(limit + 1)
-      .execute();
-    return { rows, count: Number(count) };
+  async list(siteId: string, page: PageRequest) {
+    const query = this.db.selectFrom('site_share_links as l').where('l.site_id', '=', siteId);
+    return keysetPage(query, 'l', page, (q) => q.selectAll('l'));
   }
 
   async insert(row: ShareLinkRow): Promise<void> {

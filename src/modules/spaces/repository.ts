@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { RevisionRow, SpaceRow } from '../../db/schema.js';
-import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import { keysetPage, type PageRequest } from '../../http/pagination.js';
 
 export class SpacesRepository {
   /** A space's organization, on every space-keyed request (cached while nothing changes). */
@@ -80,42 +80,19 @@ export class SpacesRepository {
     return counts;
   }
 
-  async sharesOrganization(callerId: string, userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('memberships as a')
-      .innerJoin('memberships as b', 'b.organization_id', 'a.organization_id')
-      .select('a.user_id')
-      .where('a.user_id', '=', callerId)
-      .where('b.user_id', '=', userId)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /**
    * One page of the spaces `userId` can access (a role above guest) in organizations `callerId`
    * is also a member of, oldest first, each with the user's role.
    */
-  async listForUser(callerId: string, userId: string, { cursor, limit }: PageRequest) {
-    let query = this.db
+  async listForUser(callerId: string, userId: string, page: PageRequest) {
+    const query = this.db
       .selectFrom('spaces as s')
       .innerJoin('memberships as m', 'm.organization_id', 's.organization_id')
       .innerJoin('memberships as c', 'c.organization_id', 's.organization_id')
       .where('m.user_id', '=', userId)
       .where('m.role', '!=', 'guest')
       .where('c.user_id', '=', callerId);
-    const { count } = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (cursor) query = query.where(afterCursor('s', cursor));
-    const rows = await query
-      .selectAll('s')
-      .select('m.role')
-      .orderBy('s.created_at')
-      .orderBy('s.id')
-      .limit(limit + 1)
-      .execute();
-    return { rows, count: Number(count) };
+    return keysetPage(query, 's', page, (q) => q.selectAll('s').select('m.role'));
   }
 
   async find(id: string): Promise<SpaceRow | undefined> {
@@ -141,18 +118,8 @@ export class SpacesRepository {
   }
 
   /** One page of an organization's spaces, oldest first. */
-  async listInOrganization(organizationId: string, { cursor, limit }: PageRequest) {
-    let query = this.db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId);
-    const { count } = await query
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (cursor) query = query.where(afterCursor('s', cursor));
-    const rows = await query
-      .selectAll('s')
-      .orderBy('s.created_at')
-      .orderBy('s.id')
-      .limit(limit + 1)
-      .execute();
-    return { rows, count: Number(count) };
+  async listInOrganization(organizationId: string, page: PageRequest) {
+    const query = this.db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId);
+    return keysetPage(query, 's', page, (q) => q.selectAll('s'));
   }
 }

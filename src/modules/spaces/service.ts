@@ -98,9 +98,7 @@ export class SpacesService {
    * the user's role as its permission; a user who shares no organization with the caller is a 404.
    */
   async listForUser(callerId: string, userId: string, page: PageRequest) {
-    if (userId !== callerId && !(await this.repo.sharesOrganization(callerId, userId))) {
-      throw notFound('user', userId);
-    }
+    await this.identity.requireSharedUser(callerId, userId);
     const { rows, count } = await this.repo.listForUser(callerId, userId, page);
     const counts = await this.repo.changeRequestCounts(rows.map((row) => row.id));
     return toPage(rows, page.limit, count, (row) => ({
