@@ -279,7 +279,9 @@ describe('content built through a change request', () => {
   });
 
   test('getPageById without format answers neither body; a group and a link by id too', async () => {
-    const page = await getOk<PageBody>(`${spaceUrl(docs.spaceId)}/content/page/${docs.ids.install}`);
+    const page = await getOk<PageBody>(
+      `${spaceUrl(docs.spaceId)}/content/page/${docs.ids.install}`,
+    );
     assert.equal(page.id, docs.ids.install);
     assert.equal(page.path, 'getting-started/install');
     assert.equal('markdown' in page, false);
@@ -532,10 +534,7 @@ describe('paths follow renames and moves', () => {
     ]);
     await mergeChangeRequest(t, docs.spaceId, cr.id);
     const base = `${spaceUrl(docs.spaceId)}/content/path`;
-    assert.equal(
-      (await getOk<PageBody>(`${base}/reference/rest-api/errors`)).id,
-      docs.ids.errors,
-    );
+    assert.equal((await getOk<PageBody>(`${base}/reference/rest-api/errors`)).id, docs.ids.errors);
     expectError(await get(`${base}/reference/api/errors`), 404);
     expectError(await get(`${base}/reference/api`), 404);
     assert.equal((await getOk<PageBody>(`${base}/reference`)).id, docs.ids.reference);
@@ -626,7 +625,10 @@ describe('reads through a change request', () => {
     );
     assert.equal(find(spacePages, docs.ids.install).title, 'Install');
     expectError(await get(`${space}/content/page/${draft}`), 404);
-    const message = expectError(await get(`${space}/content/path/getting-started/draft-notes`), 404);
+    const message = expectError(
+      await get(`${space}/content/path/getting-started/draft-notes`),
+      404,
+    );
     assert.ok(message.includes('getting-started/draft-notes'), message);
     assert.equal(
       (await getOk<PageBody>(`${space}/content/path/getting-started/install`)).title,
@@ -713,10 +715,7 @@ describe('revisions are immutable history', () => {
 
     // The new revision by id is the current one; the first revision is still empty.
     const newer = `${space}/revisions/${second.revision}`;
-    assert.deepEqual(
-      await pagesAt(`${newer}/pages`),
-      await pagesAt(`${space}/content/pages`),
-    );
+    assert.deepEqual(await pagesAt(`${newer}/pages`), await pagesAt(`${space}/content/pages`));
     const message = expectError(await get(`${newer}/path/getting-started%2Finstall`), 404);
     assert.ok(message.includes('getting-started/install'), message);
     expectError(await get(`${newer}/page/${docs.ids.uber}`), 404);

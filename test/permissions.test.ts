@@ -666,7 +666,7 @@ const OPERATIONS: Operation[] = [
   },
   ...(['POST', 'PUT', 'PATCH', 'DELETE'] as const).map(
     (method): Operation => ({
-      operationId: 'ownerSpacesRemoved',
+      operationId: 'listSpacesForOwner',
       variant: method,
       method,
       success: 410,

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import * as runtime0202 from 'gitbook-api-0202';
 import type * as Client0202 from '../../node_modules/gitbook-api-0202/dist/client.js';
+import type { GitBookAPIError as Error0202 } from '../../node_modules/gitbook-api-0202/dist/GitBookAPIError.js';
 import { expectStatus, type TestContext } from './app.js';
 
 /**
@@ -161,8 +162,11 @@ export const doc = (title: string, extra: Record<string, unknown> = {}) => ({
 export type GitBookClient0202 = Client0202.Api<{ authToken?: string }>;
 export type ContentChange0202 = Client0202.ChangeRequestContentChange;
 
+type GitBookAPIError0202 = InstanceType<typeof Error0202>;
+
 const pkg0202 = runtime0202 as unknown as {
   GitBookAPI: new (options: { authToken?: string; endpoint?: string }) => GitBookClient0202;
+  GitBookAPIError: typeof Error0202;
 };
 
 /** A 0.202 client for an endpoint `listenWithClient` answered, with the owner's token. */
@@ -185,7 +189,8 @@ export async function rawGet(
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   const closed = once(socket, 'close');
-  socket.end(
+  // write, not end: the server closes the connection after answering (Connection: close).
+  socket.write(
     Buffer.from(
       `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.token}\r\nConnection: close\r\n\r\n`,
       'utf8',
@@ -213,4 +218,15 @@ function unchunk(text: string): string {
     at = eol + 2 + size + 2;
   }
   return Buffer.concat(out).toString('utf8');
+}
+
+/** The GitBookAPIError (0.202's own class) a call through the 0.202 client must fail with. */
+export async function clientFailure0202(promise: Promise<unknown>): Promise<GitBookAPIError0202> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof pkg0202.GitBookAPIError, String(error));
+    return error;
+  }
+  assert.fail('expected the 0.202 client to throw GitBookAPIError');
 }

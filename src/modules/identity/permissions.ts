@@ -151,7 +151,6 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'Livery extension: users who share an organization with the caller; only those organizations are listed',
   ),
   listSpacesForOwner: { ...p(null, null, 'removed: always 410 Gone'), anonymous: true },
-  ownerSpacesRemoved: { ...p(null, null, 'removed: always 410 Gone'), anonymous: true },
 
   // Content: revisions and pages.
   getCurrentRevision: p('read', 'space:read'),

@@ -75,7 +75,8 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
   app.route({
     method: ['POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/owners/:ownerId/spaces',
-    schema: { hide: true, operationId: 'ownerSpacesRemoved', params: OwnerParams },
+    // The other methods: the same removed operation, not listed again in OpenAPI.
+    schema: { hide: true, operationId: 'listSpacesForOwner', params: OwnerParams },
     handler: gone,
   });
 
