@@ -890,7 +890,9 @@ describe('mergeChangeRequest', () => {
 });
 
 describe('concurrency', () => {
-  test('10 parallel content updates to one CR: every accepted insert is kept', async () => {
+  // Writes to one space's content are queued in the process (KeyedQueue), so every one of
+  // these lands; across processes the compare-and-swap keeps them from losing each other.
+  test('10 parallel content updates to one CR: every one lands, none lost', async () => {
     const spaceId = await newSpace();
     const cr = await createCr(spaceId, 'Busy');
     const titles = Array.from({ length: 10 }, (_, i) => `Parallel ${i}`);
@@ -901,19 +903,15 @@ describe('concurrency', () => {
         ]),
       ),
     );
-    const accepted: string[] = [];
-    for (const [i, response] of responses.entries()) {
-      if (response.statusCode === 200) accepted.push(titles[i] as string);
-      else assert.match(expectError(response, 409), /kept changing/, response.body);
-    }
-    assert.ok(accepted.length > 0, 'at least one update went through');
+    for (const response of responses) assert.equal(response.statusCode, 200, response.body);
+    const accepted = titles;
     const pages = await crPages(spaceId, cr.id);
     assert.equal(pages.length, accepted.length, 'one page per accepted update');
     assert.deepEqual(pages.map((p) => p.title).sort(), [...accepted].sort(), 'no insert lost');
     assert.equal(new Set(pages.map((p) => p.slug)).size, pages.length, 'distinct slugs');
   });
 
-  test('two CRs touching different pages merged in parallel: the space keeps every successful one', async () => {
+  test('two CRs touching different pages merged in parallel: both merge, the space keeps both', async () => {
     const { spaceId, ids } = await seededSpace(['X', 'Y']);
     const [x, y] = ids as [string, string];
     const a = await createCr(spaceId, 'A');
@@ -927,6 +925,7 @@ describe('concurrency', () => {
       { operation: 'insert_page', title: 'New from B', document: { markdown: 'b' } },
     ]);
     const responses = await Promise.all([mergeCr(spaceId, a.id), mergeCr(spaceId, b.id)]);
+    for (const response of responses) assert.equal(response.statusCode, 200, response.body);
     const expected: Record<string, string> = {};
     const revisions: string[] = [];
     for (const [i, response] of responses.entries()) {

@@ -97,8 +97,9 @@ const storedRows = async (spaceId: string) => ({
     .where('space_id', '=', spaceId)
     .orderBy('visitor_id')
     .execute(),
-  views: (await t.db.selectFrom('page_views').selectAll().where('space_id', '=', spaceId).execute())
-    .length,
+  views: (
+    await t.db.selectFrom('page_view_days').selectAll().where('space_id', '=', spaceId).execute()
+  ).reduce((sum, row) => sum + Number(row.views), 0),
 });
 
 describe('createPageFeedback / getPageFeedback', () => {
@@ -317,16 +318,16 @@ describe('trackViewInSpaceById', () => {
     assert.equal(entryOf(entries, s.child).pageViews, 3);
     assert.equal(entryOf(entries, s.install).pageViews, 1);
     assert.equal(entryOf(entries, s.intro).pageViews, 0, 'a child’s views are not its parent’s');
-    const visitors = await t.db
-      .selectFrom('page_views')
-      .select('visitor_id')
+    const days = await t.db
+      .selectFrom('page_view_days')
+      .selectAll()
       .where('space_id', '=', s.spaceId)
       .where('page_id', '=', s.child)
       .execute();
     assert.deepEqual(
-      visitors.map((row) => row.visitor_id).sort(),
-      ['anon-1', 'visitor-9', null].sort(),
-      'the anonymous id counts as the visitor id',
+      days.map((row) => ({ day: row.day, views: Number(row.views) })),
+      [{ day: new Date().toISOString().slice(0, 10), views: 3 }],
+      'views are counted per page and day; no visitor id is stored',
     );
   });
 });
@@ -608,16 +609,11 @@ describe('site-space form: createSitesPageFeedback, getContentAnalyticsForSiteSp
     );
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     const revision = await currentRevision(s.spaceId);
+    const dayAgo = (days: number) => daysAgo(days).slice(0, 10);
     for (const days of [6, 8, 29, 31, 364, 375]) {
       await t.db
-        .insertInto('page_views')
-        .values({
-          id: `old-view-${days}`,
-          space_id: s.spaceId,
-          page_id: s.intro,
-          visitor_id: `old-${days}`,
-          viewed_at: daysAgo(days),
-        })
+        .insertInto('page_view_days')
+        .values({ space_id: s.spaceId, page_id: s.intro, day: dayAgo(days), views: 1 })
         .execute();
     }
     const oldRatings: [number, 'good' | 'ok' | 'bad'][] = [

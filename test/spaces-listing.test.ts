@@ -332,7 +332,7 @@ describe('listSpacesForUser', () => {
 describe('deleteSpaceById', () => {
   const stored = async (spaceId: string) => {
     const count = async (
-      table: 'revisions' | 'change_requests' | 'page_feedbacks' | 'page_views',
+      table: 'revisions' | 'change_requests' | 'page_feedbacks' | 'page_view_days',
     ) =>
       Number(
         (
@@ -349,7 +349,7 @@ describe('deleteSpaceById', () => {
       revisions: await count('revisions'),
       changeRequests: await count('change_requests'),
       feedbacks: await count('page_feedbacks'),
-      views: await count('page_views'),
+      views: await count('page_view_days'),
     };
   };
 

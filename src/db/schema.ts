@@ -21,7 +21,7 @@ export interface DatabaseSchema {
   revisions: RevisionRow;
   change_requests: ChangeRequestRow;
   page_feedbacks: PageFeedbackRow;
-  page_views: PageViewRow;
+  page_view_days: PageViewDayRow;
 }
 
 /** An immutable snapshot of a space's pages (docs/content.md). */
@@ -65,12 +65,13 @@ export interface PageFeedbackRow {
   updated_at: string;
 }
 
-export interface PageViewRow {
-  id: string;
+/** Views of a page on one day (UTC). */
+export interface PageViewDayRow {
   space_id: string;
   page_id: string;
-  visitor_id: string | null;
-  viewed_at: string;
+  /** YYYY-MM-DD */
+  day: string;
+  views: number;
 }
 
 export interface OrganizationRow {

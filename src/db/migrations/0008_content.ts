@@ -67,24 +67,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('page_feedbacks_pk', ['space_id', 'page_id', 'visitor_id'])
     .execute();
 
+  // Page views are counted per page and day (UTC): content insights read counts, whatever the
+  // traffic; no per-view row, and no visitor id, is kept.
   await db.schema
-    .createTable('page_views')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .createTable('page_view_days')
     .addColumn('space_id', 'text', (c) => c.notNull().references('spaces.id').onDelete('cascade'))
     .addColumn('page_id', 'text', (c) => c.notNull())
-    .addColumn('visitor_id', 'text')
-    .addColumn('viewed_at', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull()) // YYYY-MM-DD
+    .addColumn('views', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('page_view_days_pk', ['space_id', 'day', 'page_id'])
     .execute();
-  await db.schema
-    .createIndex('page_views_space_viewed')
-    .on('page_views')
-    .columns(['space_id', 'viewed_at'])
-    .execute();
-  await announceChanges(db, ['revisions', 'change_requests', 'page_feedbacks', 'page_views']);
+  await announceChanges(db, ['revisions', 'change_requests', 'page_feedbacks', 'page_view_days']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['page_views', 'page_feedbacks', 'change_requests', 'revisions']) {
+  for (const table of ['page_view_days', 'page_feedbacks', 'change_requests', 'revisions']) {
     await db.schema.dropTable(table).execute();
   }
 }

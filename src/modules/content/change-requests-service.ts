@@ -88,7 +88,11 @@ export class ChangeRequestsService {
   }
 
   /** Applies a change list (all or nothing) as a new revision of the change request. */
-  async updateContent(
+  updateContent(spaceId: string, ref: string, changes: readonly PageChange[], userId: string) {
+    return this.writes.run(spaceId, () => this.applyContent(spaceId, ref, changes, userId));
+  }
+
+  private async applyContent(
     spaceId: string,
     ref: string,
     changes: readonly PageChange[],

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../../bounded-cache.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ChangeRequestRow, RevisionRow } from '../../db/schema.js';
@@ -35,27 +36,20 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 class LostRace extends Error {}
 
 export class ContentRepository {
-  /** Parsed revisions by id, least recently used first (a Map keeps insertion order). */
-  private readonly revisions = new Map<string, { revision: Revision; bytes: number }>();
-  private cachedBytes = 0;
+  /** Parsed revisions by id. */
+  private readonly revisions = new BoundedCache<Revision>(CACHE_BYTES);
 
   constructor(private readonly db: Db) {}
 
   async revision(id: string): Promise<Revision | undefined> {
     const cached = this.revisions.get(id);
-    if (cached !== undefined) {
-      this.revisions.delete(id);
-      this.revisions.set(id, cached);
-      return cached.revision;
-    }
+    if (cached !== undefined) return cached;
     const row = await this.db
       .selectFrom('revisions')
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    const raced = this.revisions.get(id); // another request read it meanwhile
-    if (raced !== undefined) return raced.revision;
     const revision: Revision = {
       id: row.id,
       spaceId: row.space_id,
@@ -66,14 +60,7 @@ export class ContentRepository {
       touched: new Set(JSON.parse(row.touched) as string[]),
       createdAt: row.created_at,
     };
-    const bytes = row.pages.length + row.touched.length;
-    this.revisions.set(id, { revision, bytes });
-    this.cachedBytes += bytes;
-    for (const [oldest, entry] of this.revisions) {
-      if (this.cachedBytes <= CACHE_BYTES || oldest === id) break;
-      this.revisions.delete(oldest);
-      this.cachedBytes -= entry.bytes;
-    }
+    this.revisions.set(id, revision, row.pages.length + row.touched.length);
     return revision;
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { responses } from '../../http/schemas.js';
 import { SpaceParams } from '../sites/scope.js';
@@ -30,6 +31,10 @@ const PAGE_PATH = {
       'The path of the page in the revision (its `path`), URL-encoded (`getting-started%2Finstall`) or with literal slashes (`getting-started/install`)',
   }),
 };
+
+/** Sends JSON text rendered by the service as it is (Fastify does not serialize a string). */
+const json = (reply: FastifyReply, text: string) =>
+  reply.type('application/json; charset=utf-8').send(text);
 
 type Params = { spaceId: string; changeRequestId?: string; revisionId?: string };
 const sourceOf = (params: Params): ContentSource =>
@@ -72,7 +77,8 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           response: responses({ 200: PagesSchema }, [400]),
         },
       },
-      async (request) => content.listPages(request.params.spaceId, sourceOf(request.params)),
+      async (request, reply) =>
+        json(reply, await content.listPages(request.params.spaceId, sourceOf(request.params))),
     );
   }
 
@@ -197,14 +203,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           response: responses({ 200: RevisionSchema }, [400]),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { spaceId } = request.params;
         const revision = await content.revisionFor(spaceId, sourceOf(request.params));
         const mergedFrom =
           revision.mergedFrom === null
             ? undefined
             : await changeRequests.get(spaceId, revision.mergedFrom);
-        return content.presentRevision(spaceId, revision, mergedFrom);
+        return json(reply, content.revisionJson(spaceId, revision, mergedFrom));
       },
     );
   }

@@ -1,9 +1,10 @@
+import { BoundedCache } from '../../bounded-cache.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Urls } from '../../urls.js';
 import type { SpacesService } from '../spaces/service.js';
 import { markdownToDocument } from './markdown-document.js';
 import type { ContentRepository, Revision } from './repository.js';
-import { findById, findByPath, joinPath, type StoredPage, type Tree } from './tree.js';
+import { findById, findByPath, type StoredPage, type Tree } from './tree.js';
 
 /** Where a read takes its pages from: the space's current revision, a revision, a change request. */
 export type ContentSource =
@@ -28,7 +29,12 @@ const LAYOUT = {
 } as const;
 
 /** Reads of a space's content (docs/content.md): revisions, page trees, pages by id and path. */
+/** Rendered page trees kept, by the size of their text. */
+const RENDERED_BYTES = 64 * 1024 * 1024;
+
 export class ContentService {
+  private readonly rendered = new BoundedCache<string>(RENDERED_BYTES);
+
   constructor(
     private readonly repo: ContentRepository,
     private readonly spaces: SpacesService,
@@ -50,9 +56,10 @@ export class ContentService {
     return revision;
   }
 
-  async listPages(spaceId: string, source: ContentSource) {
+  /** `{"pages": [...]}` as JSON text (see pagesJson). */
+  async listPages(spaceId: string, source: ContentSource): Promise<string> {
     const revision = await this.revisionFor(spaceId, source);
-    return { pages: this.presentTree(spaceId, revision.pages, '') };
+    return `{"pages":${this.pagesJson(spaceId, revision)}}`;
   }
 
   async pageById(spaceId: string, source: ContentSource, pageId: string, format: Format) {
@@ -72,20 +79,23 @@ export class ContentService {
     return this.presentPage(spaceId, found.page, parentPathOf(found.path), format);
   }
 
-  presentRevision(spaceId: string, revision: Revision, mergedFrom?: Record<string, unknown>) {
-    return {
-      object: 'revision' as const,
-      id: revision.id,
-      type: revision.type,
-      parents: revision.parents,
-      pages: this.presentTree(spaceId, revision.pages, ''),
+  /** GitBook's Revision as JSON text, its pages rendered once (see pagesJson). */
+  revisionJson(spaceId: string, revision: Revision, mergedFrom?: Record<string, unknown>): string {
+    const rest = JSON.stringify({
       files: [],
       reusableContents: [],
       variables: {},
       createdAt: revision.createdAt,
       urls: { app: `${this.urls.space(spaceId)}/revisions/${revision.id}` },
       ...(mergedFrom === undefined ? {} : { mergedFrom }),
-    };
+    });
+    const head = JSON.stringify({
+      object: 'revision',
+      id: revision.id,
+      type: revision.type,
+      parents: revision.parents,
+    });
+    return `${head.slice(0, -1)},"pages":${this.pagesJson(spaceId, revision)},${rest.slice(1)}`;
   }
 
   presentTree(spaceId: string, pages: Tree, parentPath: string): PresentedPage[] {
@@ -99,54 +109,52 @@ export class ContentService {
     parentPath: string,
     format: Format,
   ): PresentedPage {
-    const common = {
-      id: page.id,
-      title: page.title,
-      ...(page.emoji === undefined ? {} : { emoji: page.emoji }),
-      createdAt: page.createdAt,
-      updatedAt: page.updatedAt,
-    };
-    const hidden = page.hidden ? { hidden: true } : {};
+    // Built field by field rather than with spreads: trees of hundreds of pages are presented
+    // whole, and this is most of their cost.
+    const presented: PresentedPage = { id: page.id, title: page.title };
+    if (page.emoji !== undefined) presented.emoji = page.emoji;
+    presented.createdAt = page.createdAt;
+    presented.updatedAt = page.updatedAt;
     if (page.type === 'link') {
       const target = page.target ?? { kind: 'url', url: '' };
-      return {
-        ...common,
-        kind: 'link',
-        type: 'link',
-        target,
-        ...(target.kind === 'url' && target.url !== undefined ? { href: target.url } : {}),
-        ...hidden,
-      };
+      presented.kind = 'link';
+      presented.type = 'link';
+      presented.target = target;
+      if (target.kind === 'url' && target.url !== undefined) presented.href = target.url;
+      if (page.hidden) presented.hidden = true;
+      return presented;
     }
-    const path = joinPath(parentPath, page.slug ?? '');
-    const children = this.presentTree(spaceId, page.pages, path);
-    if (page.type === 'group') {
-      return {
-        ...common,
-        kind: 'group',
-        type: 'group',
-        slug: page.slug,
-        path,
-        ...hidden,
-        pages: children,
-      };
+    const path = parentPath === '' ? (page.slug ?? '') : `${parentPath}/${page.slug ?? ''}`;
+    presented.kind = page.type === 'group' ? 'group' : 'sheet';
+    presented.type = page.type;
+    if (page.type === 'document') {
+      presented.urls = { app: `${this.urls.space(spaceId)}/content/page/${page.id}` };
     }
-    const markdown = page.markdown ?? '';
-    return {
-      ...common,
-      kind: 'sheet',
-      type: 'document',
-      urls: { app: `${this.urls.space(spaceId)}/content/page/${page.id}` },
-      slug: page.slug,
-      path,
-      ...(page.description === undefined ? {} : { description: page.description }),
-      ...hidden,
-      layout: LAYOUT,
-      documentId: page.id,
-      ...(format === 'markdown' ? { markdown } : {}),
-      ...(format === 'document' ? { document: markdownToDocument(markdown) } : {}),
-      pages: children,
-    };
+    presented.slug = page.slug;
+    presented.path = path;
+    if (page.description !== undefined) presented.description = page.description;
+    if (page.hidden) presented.hidden = true;
+    if (page.type === 'document') {
+      presented.layout = LAYOUT;
+      presented.documentId = page.id;
+      if (format === 'markdown') presented.markdown = page.markdown ?? '';
+      if (format === 'document') presented.document = markdownToDocument(page.markdown ?? '');
+    }
+    presented.pages = this.presentTree(spaceId, page.pages, path);
+    return presented;
+  }
+
+  /**
+   * A revision's page tree as JSON text. Revisions never change, so the text is rendered once
+   * per revision and kept (bounded by size): page trees are the largest answers Livery gives.
+   */
+  pagesJson(spaceId: string, revision: Revision): string {
+    const key = `${spaceId}\u0000${revision.id}`;
+    const cached = this.rendered.get(key);
+    if (cached !== undefined) return cached;
+    const json = JSON.stringify(this.presentTree(spaceId, revision.pages, ''));
+    this.rendered.set(key, json, json.length);
+    return json;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { PageFeedbackRow, PageViewRow } from '../../db/schema.js';
+import type { PageFeedbackRow } from '../../db/schema.js';
 import type { RatingCounts } from './score.js';
 
 export class InsightsRepository {
@@ -38,17 +38,29 @@ export class InsightsRepository {
     return { created: false, row: updated };
   }
 
-  async insertView(row: PageViewRow): Promise<void> {
-    await this.db.insertInto('page_views').values(row).execute();
+  /** One more view of the page on `day`. */
+  async countView(spaceId: string, pageId: string, day: string): Promise<void> {
+    await this.db
+      .insertInto('page_view_days')
+      .values({ space_id: spaceId, page_id: pageId, day, views: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(['space_id', 'day', 'page_id'])
+          .doUpdateSet((eb) => ({ views: eb('page_view_days.views', '+', 1) })),
+      )
+      .execute();
   }
 
-  /** Views and rating counts per page of a space, since `since` (ISO time) when given. */
+  /**
+   * Views and rating counts per page of a space, since `since` (ISO time) when given: views of
+   * that time's day onwards, ratings given since that time.
+   */
   async totals(spaceId: string, since: string | undefined) {
     let views = this.db
-      .selectFrom('page_views')
-      .select(['page_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .selectFrom('page_view_days')
+      .select(['page_id', (eb) => eb.fn.sum<number>('views').as('n')])
       .where('space_id', '=', spaceId);
-    if (since !== undefined) views = views.where('viewed_at', '>=', since);
+    if (since !== undefined) views = views.where('day', '>=', since.slice(0, 10));
     let ratings = this.db
       .selectFrom('page_feedbacks')
       .select(['page_id', 'rating', (eb) => eb.fn.countAll<number>().as('n')])

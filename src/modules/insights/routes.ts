@@ -105,7 +105,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'trackViewInSpaceById',
         summary: 'Track a page view in a space',
         description:
-          "Records one view of a page of the current revision. Takes `{pageId, visitorId?}`; GitBook 0.91's `visitor.anonymousId`, `url` and `referrer` are accepted too (the anonymous id counts as the visitor id).",
+          "Counts one view of a document page of the current revision (per page and day). Takes `{pageId, visitorId?}`; GitBook 0.91's `visitor`, `url` and `referrer` are accepted too. Visitor ids are validated but not stored (docs/insights.md).",
         tags: ['insights'],
         params: SpaceParams,
         body: TrackViewSchema,
@@ -113,8 +113,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { pageId, visitorId, visitor } = request.body;
-      await insights.trackView(request.params.spaceId, pageId, visitorId ?? visitor?.anonymousId);
+      await insights.trackView(request.params.spaceId, request.body.pageId);
       return reply.code(204).send();
     },
   );

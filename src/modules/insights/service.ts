@@ -1,6 +1,6 @@
 import type { PageFeedbackRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
-import { newId, now } from '../../ids.js';
+import { now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
 import type { ContentService } from '../content/service.js';
 import { findById, walk } from '../content/tree.js';
@@ -53,15 +53,10 @@ export class InsightsService {
     return this.present(row);
   }
 
-  async trackView(spaceId: string, pageId: string, visitorId: string | undefined): Promise<void> {
+  /** Counts a view of a document page of the current revision (per day; see docs/insights.md). */
+  async trackView(spaceId: string, pageId: string): Promise<void> {
     await this.requireDocument(spaceId, pageId);
-    await this.repo.insertView({
-      id: newId(),
-      space_id: spaceId,
-      page_id: pageId,
-      visitor_id: visitorId ?? null,
-      viewed_at: now(),
-    });
+    await this.repo.countView(spaceId, pageId, now().slice(0, 10));
   }
 
   /** Every document page of the current revision, in reading order, with views and score. */

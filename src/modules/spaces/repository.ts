@@ -9,6 +9,8 @@ export class SpacesRepository {
   private readonly organization;
   /** A space's current revision, on every content read (cached while nothing changes). */
   private readonly revision;
+  /** One space's change requests by status, on every getSpaceById (cached likewise). */
+  private readonly statusCounts;
 
   constructor(private readonly db: Db) {
     this.organization = prepareCached(
@@ -21,6 +23,21 @@ export class SpacesRepository {
       (id: string) => db.selectFrom('spaces').select('revision_id').where('id', '=', id),
       ([row]) => row?.revision_id,
     );
+    this.statusCounts = prepareCached(
+      db,
+      (id: string) =>
+        db
+          .selectFrom('change_requests')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('space_id', '=', id)
+          .groupBy('status'),
+      (rows) => countsOf(rows),
+    );
+  }
+
+  /** One space's change-request counters (cached while nothing changes). */
+  changeRequestCountsOf(id: string): Promise<ChangeRequestCounts> {
+    return this.statusCounts(id);
   }
 
   revisionOf(id: string): Promise<string | undefined> {
@@ -62,7 +79,7 @@ export class SpacesRepository {
 
   /** Change requests of each space: all of them, open ones and drafts. */
   async changeRequestCounts(spaceIds: string[]) {
-    const counts = new Map<string, { total: number; open: number; draft: number }>();
+    const counts = new Map<string, ChangeRequestCounts>();
     if (spaceIds.length === 0) return counts;
     const rows = await this.db
       .selectFrom('change_requests')
@@ -70,12 +87,8 @@ export class SpacesRepository {
       .where('space_id', 'in', spaceIds)
       .groupBy(['space_id', 'status'])
       .execute();
-    for (const { space_id, status, n } of rows) {
-      const entry = counts.get(space_id) ?? { total: 0, open: 0, draft: 0 };
-      entry.total += Number(n);
-      if (status === 'open') entry.open += Number(n);
-      if (status === 'draft') entry.draft += Number(n);
-      counts.set(space_id, entry);
+    for (const spaceId of new Set(rows.map((row) => row.space_id))) {
+      counts.set(spaceId, countsOf(rows.filter((row) => row.space_id === spaceId)));
     }
     return counts;
   }
@@ -122,4 +135,20 @@ export class SpacesRepository {
     const query = this.db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId);
     return keysetPage(query, 's', page, (q) => q.selectAll('s'));
   }
+}
+
+export interface ChangeRequestCounts {
+  total: number;
+  open: number;
+  draft: number;
+}
+
+function countsOf(rows: { status: string; n: number | string | bigint }[]): ChangeRequestCounts {
+  const counts = { total: 0, open: 0, draft: 0 };
+  for (const { status, n } of rows) {
+    counts.total += Number(n);
+    if (status === 'open') counts.open += Number(n);
+    if (status === 'draft') counts.draft += Number(n);
+  }
+  return counts;
 }

@@ -5,7 +5,7 @@ import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
 import { roleAtLeast as atLeast } from '../identity/permissions.js';
 import type { IdentityService } from '../identity/service.js';
-import type { SpacesRepository } from './repository.js';
+import type { ChangeRequestCounts, SpacesRepository } from './repository.js';
 import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';
 
 /** A new private space's row; `makeId` lets bulk inserts (scripts/seed.ts) draw ids faster. */
@@ -44,11 +44,6 @@ export function initialRevisionRow(space: SpaceRow): RevisionRow {
   };
 }
 
-export interface ChangeRequestCounts {
-  total: number;
-  open: number;
-  draft: number;
-}
 const NO_CHANGE_REQUESTS: ChangeRequestCounts = { total: 0, open: 0, draft: 0 };
 
 export class SpacesService {
@@ -149,8 +144,8 @@ export class SpacesService {
     return this.repo.findInOrganization(spaceId, organizationId);
   }
 
-  private async countsOf(spaceId: string): Promise<ChangeRequestCounts | undefined> {
-    return (await this.repo.changeRequestCounts([spaceId])).get(spaceId);
+  private countsOf(spaceId: string): Promise<ChangeRequestCounts> {
+    return this.repo.changeRequestCountsOf(spaceId);
   }
 
   present(row: SpaceRow, role: string, counts = NO_CHANGE_REQUESTS): Space {
