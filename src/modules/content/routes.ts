@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { sendJsonText } from '../../http/json-text.js';
 import { responses } from '../../http/schemas.js';
 import { SpaceParams } from '../sites/scope.js';
 import type { ChangeRequestsService } from './change-requests-service.js';
@@ -31,10 +31,6 @@ const PAGE_PATH = {
       'The path of the page in the revision (its `path`), URL-encoded (`getting-started%2Finstall`) or with literal slashes (`getting-started/install`)',
   }),
 };
-
-/** Sends JSON text rendered by the service as it is (Fastify does not serialize a string). */
-const json = (reply: FastifyReply, text: string) =>
-  reply.type('application/json; charset=utf-8').send(text);
 
 type Params = { spaceId: string; changeRequestId?: string; revisionId?: string };
 const sourceOf = (params: Params): ContentSource =>
@@ -78,7 +74,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
         },
       },
       async (request, reply) =>
-        json(reply, await content.listPages(request.params.spaceId, sourceOf(request.params))),
+        sendJsonText(
+          reply,
+          await content.listPages(request.params.spaceId, sourceOf(request.params)),
+        ),
     );
   }
 
@@ -210,7 +209,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           revision.mergedFrom === null
             ? undefined
             : await changeRequests.get(spaceId, revision.mergedFrom);
-        return json(reply, content.revisionJson(spaceId, revision, mergedFrom));
+        return sendJsonText(reply, content.revisionJson(spaceId, revision, mergedFrom));
       },
     );
   }

@@ -102,12 +102,13 @@ export class ContentService {
     return pages.map((page) => this.presentPage(spaceId, page, parentPath, undefined));
   }
 
-  /** GitBook's RevisionPage for a stored page; `format` adds the body. */
+  /** GitBook's RevisionPage for a stored page; `format` adds the body; `pages: []` without children. */
   presentPage(
     spaceId: string,
     page: StoredPage,
     parentPath: string,
     format: Format,
+    withChildren = true,
   ): PresentedPage {
     // Built field by field rather than with spreads: trees of hundreds of pages are presented
     // whole, and this is most of their cost.
@@ -140,7 +141,7 @@ export class ContentService {
       if (format === 'markdown') presented.markdown = page.markdown ?? '';
       if (format === 'document') presented.document = markdownToDocument(page.markdown ?? '');
     }
-    presented.pages = this.presentTree(spaceId, page.pages, path);
+    presented.pages = withChildren ? this.presentTree(spaceId, page.pages, path) : [];
     return presented;
   }
 

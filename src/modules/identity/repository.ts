@@ -42,8 +42,19 @@ export class IdentityRepository {
   // Run on every request: prepared once, cached while the database is unchanged (db/prepared.ts).
   private readonly activeToken;
   private readonly activeTokenWithRole;
+  private readonly role;
 
   constructor(private readonly db: Db) {
+    this.role = prepareCached(
+      db,
+      (userId: string, organizationId: string) =>
+        db
+          .selectFrom('memberships')
+          .select('role')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId),
+      ([row]) => row?.role,
+    );
     this.activeToken = prepareCached(
       db,
       (hash: string) =>
@@ -91,14 +102,8 @@ export class IdentityRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async memberRole(userId: string, organizationId: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('memberships')
-      .select('role')
-      .where('organization_id', '=', organizationId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.role;
+  memberRole(userId: string, organizationId: string): Promise<string | undefined> {
+    return this.role(userId, organizationId);
   }
 
   async findOrganization(id: string): Promise<OrganizationRow | undefined> {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { sendJsonText } from '../../http/json-text.js';
 import { created, NoContent, responses, SiteSpaceParams } from '../../http/schemas.js';
 import { SpaceParams } from '../sites/scope.js';
 import type { SiteSpacesService } from '../sites/site-spaces-service.js';
@@ -131,7 +132,8 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
         response: responses({ 200: AnalyticsContentPagesSchema }),
       },
     },
-    async (request) => insights.contentAnalytics(request.params.spaceId),
+    async (request, reply) =>
+      sendJsonText(reply, JSON.stringify(await insights.contentAnalytics(request.params.spaceId))),
   );
 
   app.get(
@@ -148,10 +150,11 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{
         response: responses({ 200: AnalyticsContentPagesSchema }, [400]),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { organizationId, siteId, siteSpaceId } = request.params;
       const spaceId = await siteSpaces.spaceOf(organizationId, siteId, siteSpaceId);
-      return insights.contentAnalytics(spaceId, request.query.period);
+      const analytics = await insights.contentAnalytics(spaceId, request.query.period);
+      return sendJsonText(reply, JSON.stringify(analytics));
     },
   );
 };

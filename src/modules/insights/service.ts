@@ -75,7 +75,7 @@ export class InsightsService {
       const parentPath = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
       pages.push({
         // The entry's page without its children: they have entries of their own.
-        page: { ...this.content.presentPage(spaceId, page, parentPath, undefined), pages: [] },
+        page: this.content.presentPage(spaceId, page, parentPath, undefined, false),
         pageViews: totals.pageViews.get(page.id) ?? 0,
         feedbacks: feedbackScore(totals.counts.get(page.id) ?? { good: 0, ok: 0, bad: 0 }),
       });

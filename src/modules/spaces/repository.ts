@@ -11,6 +11,8 @@ export class SpacesRepository {
   private readonly revision;
   /** One space's change requests by status, on every getSpaceById (cached likewise). */
   private readonly statusCounts;
+  /** A space's row (cached likewise; callers must not change it). */
+  private readonly row;
 
   constructor(private readonly db: Db) {
     this.organization = prepareCached(
@@ -22,6 +24,11 @@ export class SpacesRepository {
       db,
       (id: string) => db.selectFrom('spaces').select('revision_id').where('id', '=', id),
       ([row]) => row?.revision_id,
+    );
+    this.row = prepareCached(
+      db,
+      (id: string) => db.selectFrom('spaces').selectAll().where('id', '=', id),
+      ([row]) => row,
     );
     this.statusCounts = prepareCached(
       db,
@@ -108,8 +115,8 @@ export class SpacesRepository {
     return keysetPage(query, 's', page, (q) => q.selectAll('s').select('m.role'));
   }
 
-  async find(id: string): Promise<SpaceRow | undefined> {
-    return this.db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();
+  find(id: string): Promise<SpaceRow | undefined> {
+    return this.row(id);
   }
 
   async findInOrganization(id: string, organizationId: string): Promise<SpaceRow | undefined> {
