@@ -122,6 +122,16 @@ describe('GET /openapi.json', () => {
     assert.ok(variant?.patch?.responses?.['412']);
   });
 
+  test("createChangeRequest's answer marks its changeRequest property deprecated", () => {
+    const created = doc.paths['/v1/spaces/{spaceId}/change-requests']?.post?.responses?.['201'];
+    const schema = created?.content?.['application/json']?.schema as
+      | { properties?: Record<string, { deprecated?: boolean; type?: string }> }
+      | undefined;
+    assert.equal(schema?.properties?.changeRequest?.deprecated, true);
+    assert.equal(schema?.properties?.changeRequest?.type, 'string');
+    assert.equal(schema?.properties?.id?.deprecated, undefined);
+  });
+
   test('page paths are documented as the pagePath parameter, as in GitBook', () => {
     const byPath = doc.paths['/v1/spaces/{spaceId}/content/path/{pagePath}']?.get;
     assert.equal(byPath?.operationId, 'getPageByPath');
