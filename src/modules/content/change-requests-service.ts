@@ -1,5 +1,5 @@
 import type { ChangeRequestRow } from '../../db/schema.js';
-import { AppError, conflict, notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { KeyedQueue } from '../../keyed-queue.js';
@@ -8,10 +8,9 @@ import type { User } from '../identity/schemas.js';
 import type { IdentityService } from '../identity/service.js';
 import type { SpacesService } from '../spaces/service.js';
 import { applyChanges, type PageChange } from './changes.js';
-import { type Conflict, mergeTrees } from './merge.js';
-import type { ContentRepository, NewRevision, Revision } from './repository.js';
+import { baseOf, newRevision, RevisionHistory } from './history.js';
+import type { ContentRepository } from './repository.js';
 import type { ChangeRequest } from './schemas.js';
-import type { Tree } from './tree.js';
 
 /** Compare-and-swap attempts before a write that keeps losing races answers 409. */
 const ATTEMPTS = 8;
@@ -26,13 +25,16 @@ const EDITABLE = new Set(['open', 'draft']);
 export class ChangeRequestsService {
   /** Writes to one space's content, in this process, one at a time (see KeyedQueue). */
   private readonly writes = new KeyedQueue();
+  private readonly history: RevisionHistory;
 
   constructor(
     private readonly repo: ContentRepository,
     private readonly spaces: SpacesService,
     private readonly identity: IdentityService,
     private readonly urls: Urls,
-  ) {}
+  ) {
+    this.history = new RevisionHistory(repo);
+  }
 
   async create(spaceId: string, userId: string, subject: string | undefined) {
     const at = now();
@@ -100,18 +102,10 @@ export class ChangeRequestsService {
   ) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row = await this.requireEditable(spaceId, ref);
-      const current = await this.revision(row.revision_id);
+      const current = await this.history.revision(row.revision_id);
       const at = now();
       const { tree, touched } = applyChanges(current.pages, changes, at);
-      const revision = this.newRevision(
-        spaceId,
-        'edits',
-        [row.revision_id],
-        tree,
-        touched,
-        userId,
-        at,
-      );
+      const revision = newRevision(spaceId, 'edits', [row.revision_id], tree, touched, userId, at);
       if (await this.repo.advanceChangeRequest(row.id, row.revision_id, revision)) {
         return this.get(spaceId, row.id);
       }
@@ -128,10 +122,10 @@ export class ChangeRequestsService {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row = await this.requireEditable(spaceId, ref);
       const spaceRevision = await this.spaces.currentRevisionId(spaceId);
-      const { tree, touched } = await this.combine(row, spaceRevision, 'merge');
+      const { tree, touched } = await this.history.combine(row, spaceRevision, 'merge');
       const at = now();
       const revision = {
-        ...this.newRevision(
+        ...newRevision(
           spaceId,
           'merge',
           [spaceRevision, row.revision_id],
@@ -160,8 +154,8 @@ export class ChangeRequestsService {
       const spaceRevision = await this.spaces.currentRevisionId(spaceId);
       if (spaceRevision === baseOf(row))
         return { revision: row.revision_id, result: 'update' as const };
-      const { tree } = await this.combine(row, spaceRevision, 'update');
-      const revision = this.newRevision(
+      const { tree } = await this.history.combine(row, spaceRevision, 'update');
+      const revision = newRevision(
         spaceId,
         'update',
         [row.revision_id, spaceRevision],
@@ -176,66 +170,6 @@ export class ChangeRequestsService {
       if (moved) return { revision: revision.id, result: 'update' as const };
     }
     throw busy();
-  }
-
-  /**
-   * The change request's content combined with the space's: its own pages when the space has not
-   * moved since its base, else a three-way merge of the pages each side touched since the base.
-   */
-  private async combine(row: ChangeRequestRow, spaceRevision: string, action: string) {
-    const ours = await this.revision(row.revision_id);
-    const oursTouched = await this.touchedSince(row.revision_id, row.revision_initial);
-    const base = baseOf(row);
-    if (spaceRevision === base) return { tree: ours.pages, touched: oursTouched };
-    const theirs = await this.revision(spaceRevision);
-    const theirsTouched = await this.touchedSince(spaceRevision, base);
-    const merged = mergeTrees({
-      ours: ours.pages,
-      oursTouched,
-      theirs: theirs.pages,
-      theirsTouched,
-    });
-    if (merged.conflicts !== undefined) throw conflicted(row, merged.conflicts, action);
-    return { tree: merged.tree, touched: oursTouched };
-  }
-
-  /** Pages changed along the first-parent chain from `from` back to `until`. */
-  private async touchedSince(from: string, until: string): Promise<Set<string>> {
-    const touched = new Set<string>();
-    let id: string | undefined = from;
-    while (id !== undefined && id !== until) {
-      const revision: Revision = await this.revision(id);
-      for (const page of revision.touched) touched.add(page);
-      id = revision.parents[0];
-    }
-    return touched;
-  }
-
-  private newRevision(
-    spaceId: string,
-    type: NewRevision['type'],
-    parents: string[],
-    pages: Tree,
-    touched: Iterable<string>,
-    userId: string,
-    at: string,
-  ): NewRevision {
-    return {
-      id: newId(),
-      spaceId,
-      type,
-      parents,
-      pages,
-      touched,
-      createdBy: userId,
-      createdAt: at,
-    };
-  }
-
-  private async revision(id: string): Promise<Revision> {
-    const revision = await this.repo.revision(id);
-    if (revision === undefined) throw new AppError(500, `Revision ${id} is missing`);
-    return revision;
   }
 
   async require(spaceId: string, ref: string): Promise<ChangeRequestRow> {
@@ -299,16 +233,5 @@ export class ChangeRequestsService {
   }
 }
 
-const baseOf = (row: ChangeRequestRow) => row.revision_merged_ancestor ?? row.revision_initial;
-
 const busy = () =>
   conflict('The content kept changing while this request was applied; read it again and retry');
-
-function conflicted(row: ChangeRequestRow, conflicts: Conflict[], action: string): AppError {
-  const pages = conflicts
-    .map((c) => `${JSON.stringify(c.title)} (${c.page}): ${c.reason}`)
-    .join('; ');
-  return conflict(
-    `Change request ${row.number} cannot ${action === 'merge' ? 'be merged' : 'be updated'}: conflicting pages: ${pages}`,
-  );
-}

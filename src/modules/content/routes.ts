@@ -40,163 +40,76 @@ const sourceOf = (params: Params): ContentSource =>
       ? { kind: 'revision', revisionId: params.revisionId }
       : { kind: 'space' };
 
-/** The content reads (docs/content.md): revisions, page trees and pages, by id and by path. */
+interface Source {
+  /** The revision's URL; its pages are at `/pages`, `/page/{pageId}` and `/path/{pagePath}` below. */
+  url: string;
+  params: typeof SpaceParams.properties;
+  /** operationIds and summaries: revision, page tree, page by id, page by path. */
+  operations: [string, string][];
+}
+
+const SOURCES: Source[] = [
+  {
+    url: '/spaces/:spaceId/content',
+    params: SpaceParams.properties,
+    operations: [
+      ['getCurrentRevision', 'Get the current revision of a space'],
+      ['listPages', 'List all space pages'],
+      ['getPageById', 'Get a space page by its ID'],
+      ['getPageByPath', 'Get a space page by its path'],
+    ],
+  },
+  {
+    url: '/spaces/:spaceId/change-requests/:changeRequestId/content',
+    params: CR_PARAMS,
+    operations: [
+      ['getRevisionOfChangeRequestById', 'Get the revision of a change request'],
+      ['listPagesInChangeRequest', 'List all change request pages'],
+      ['getPageInChangeRequestById', 'Get a change request page by its ID'],
+      ['getPageInChangeRequestByPath', 'Get a change request page by its path'],
+    ],
+  },
+  {
+    url: '/spaces/:spaceId/revisions/:revisionId',
+    params: REVISION_PARAMS,
+    operations: [
+      ['getRevisionById', 'Get a revision by its ID'],
+      ['listPagesInRevisionById', 'List all pages in a space revision'],
+      ['getPageInRevisionById', 'Get a space revision page by its ID'],
+      ['getPageInRevisionByPath', 'Get a space revision page by its path'],
+    ],
+  },
+];
+
+const BY_PATH =
+  'The page whose `path` is the rest of the URL. Send the path URL-encoded (`a%2Fb`) as the changelog asks, or with literal slashes (`a/b`) as the official client does; non-ASCII slugs are percent-encoded UTF-8. Documents and groups only; 404 names the path when no page has it.';
+
+/**
+ * The content reads (docs/content.md), each in three forms: of the space's current revision, of a
+ * change request and of a revision.
+ */
 export const contentRoutes: FastifyPluginAsyncTypebox<{
   content: ContentService;
   changeRequests: ChangeRequestsService;
 }> = async (app, { content, changeRequests }) => {
-  const trees = [
-    ['/spaces/:spaceId/content/pages', 'listPages', 'List all space pages', SpaceParams.properties],
-    [
-      '/spaces/:spaceId/change-requests/:changeRequestId/content/pages',
-      'listPagesInChangeRequest',
-      'List all change request pages',
-      CR_PARAMS,
-    ],
-    [
-      '/spaces/:spaceId/revisions/:revisionId/pages',
-      'listPagesInRevisionById',
-      'List all pages in a space revision',
-      REVISION_PARAMS,
-    ],
-  ] as const;
-  for (const [url, operationId, summary, params] of trees) {
-    app.get(
-      url,
-      {
-        schema: {
-          operationId,
-          summary,
-          tags: ['space-content'],
-          params: Type.Object(params),
-          querystring: TreeReadQuery,
-          response: responses({ 200: PagesSchema }, [400]),
-        },
-      },
-      async (request, reply) =>
-        sendJsonText(
-          reply,
-          await content.listPages(request.params.spaceId, sourceOf(request.params)),
-        ),
-    );
-  }
+  for (const { url, params, operations } of SOURCES) {
+    const [revisionOp, treeOp, byIdOp, byPathOp] = operations as [
+      [string, string],
+      [string, string],
+      [string, string],
+      [string, string],
+    ];
+    const schema = ([operationId, summary]: [string, string]) => ({
+      operationId,
+      summary,
+      tags: ['space-content'],
+    });
 
-  const byId = [
-    [
-      '/spaces/:spaceId/content/page/:pageId',
-      'getPageById',
-      'Get a space page by its ID',
-      SpaceParams.properties,
-    ],
-    [
-      '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId',
-      'getPageInChangeRequestById',
-      'Get a change request page by its ID',
-      CR_PARAMS,
-    ],
-    [
-      '/spaces/:spaceId/revisions/:revisionId/page/:pageId',
-      'getPageInRevisionById',
-      'Get a space revision page by its ID',
-      REVISION_PARAMS,
-    ],
-  ] as const;
-  for (const [url, operationId, summary, params] of byId) {
     app.get(
       url,
       {
         schema: {
-          operationId,
-          summary,
-          tags: ['space-content'],
-          params: Type.Object({ ...params, ...PAGE_ID }),
-          querystring: PageReadQuery,
-          response: responses({ 200: RevisionPageSchema }, [400]),
-        },
-      },
-      async (request) =>
-        content.pageById(
-          request.params.spaceId,
-          sourceOf(request.params),
-          request.params.pageId,
-          request.query.format,
-        ),
-    );
-  }
-
-  const byPath = [
-    [
-      '/spaces/:spaceId/content/path/*',
-      'getPageByPath',
-      'Get a space page by its path',
-      SpaceParams.properties,
-    ],
-    [
-      '/spaces/:spaceId/change-requests/:changeRequestId/content/path/*',
-      'getPageInChangeRequestByPath',
-      'Get a change request page by its path',
-      CR_PARAMS,
-    ],
-    [
-      '/spaces/:spaceId/revisions/:revisionId/path/*',
-      'getPageInRevisionByPath',
-      'Get a space revision page by its path',
-      REVISION_PARAMS,
-    ],
-  ] as const;
-  for (const [url, operationId, summary, params] of byPath) {
-    app.get(
-      url,
-      {
-        schema: {
-          operationId,
-          summary,
-          description:
-            'The page whose `path` is the rest of the URL. Send the path URL-encoded (`a%2Fb`) as the changelog asks, or with literal slashes (`a/b`) as the official client does; non-ASCII slugs are percent-encoded UTF-8. Documents and groups only; 404 names the path when no page has it.',
-          tags: ['space-content'],
-          params: Type.Object({ ...params, ...PAGE_PATH }),
-          querystring: PageReadQuery,
-          response: responses({ 200: RevisionPageSchema }, [400]),
-        },
-      },
-      async (request) =>
-        content.pageByPath(
-          request.params.spaceId,
-          sourceOf(request.params),
-          request.params['*'],
-          request.query.format,
-        ),
-    );
-  }
-
-  const revisions = [
-    [
-      '/spaces/:spaceId/content',
-      'getCurrentRevision',
-      'Get the current revision of a space',
-      SpaceParams.properties,
-    ],
-    [
-      '/spaces/:spaceId/change-requests/:changeRequestId/content',
-      'getRevisionOfChangeRequestById',
-      'Get the revision of a change request',
-      CR_PARAMS,
-    ],
-    [
-      '/spaces/:spaceId/revisions/:revisionId',
-      'getRevisionById',
-      'Get a revision by its ID',
-      REVISION_PARAMS,
-    ],
-  ] as const;
-  for (const [url, operationId, summary, params] of revisions) {
-    app.get(
-      url,
-      {
-        schema: {
-          operationId,
-          summary,
-          tags: ['space-content'],
+          ...schema(revisionOp),
           params: Type.Object(params),
           querystring: TreeReadQuery,
           response: responses({ 200: RevisionSchema }, [400]),
@@ -210,6 +123,56 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
             ? undefined
             : await changeRequests.get(spaceId, revision.mergedFrom);
         return sendJsonText(reply, content.revisionJson(spaceId, revision, mergedFrom));
+      },
+    );
+
+    app.get(
+      `${url}/pages`,
+      {
+        schema: {
+          ...schema(treeOp),
+          params: Type.Object(params),
+          querystring: TreeReadQuery,
+          response: responses({ 200: PagesSchema }, [400]),
+        },
+      },
+      async (request, reply) =>
+        sendJsonText(
+          reply,
+          await content.listPages(request.params.spaceId, sourceOf(request.params)),
+        ),
+    );
+
+    app.get(
+      `${url}/page/:pageId`,
+      {
+        schema: {
+          ...schema(byIdOp),
+          params: Type.Object({ ...params, ...PAGE_ID }),
+          querystring: PageReadQuery,
+          response: responses({ 200: RevisionPageSchema }, [400]),
+        },
+      },
+      async (request) => {
+        const { spaceId, pageId } = request.params;
+        return content.pageById(spaceId, sourceOf(request.params), pageId, request.query.format);
+      },
+    );
+
+    app.get(
+      `${url}/path/*`,
+      {
+        schema: {
+          ...schema(byPathOp),
+          description: BY_PATH,
+          params: Type.Object({ ...params, ...PAGE_PATH }),
+          querystring: PageReadQuery,
+          response: responses({ 200: RevisionPageSchema }, [400]),
+        },
+      },
+      async (request) => {
+        const { spaceId, '*': path } = request.params;
+        return content.pageByPath(spaceId, sourceOf(request.params), path, request.query.format);
       },
     );
   }
