@@ -28,10 +28,10 @@ const LAYOUT = {
   metadata: true,
 } as const;
 
-/** Reads of a space's content (docs/content.md): revisions, page trees, pages by id and path. */
 /** Rendered page trees kept, by the size of their text. */
 const RENDERED_BYTES = 64 * 1024 * 1024;
 
+/** Reads of a space's content (docs/content.md): revisions, page trees, pages by id and path. */
 export class ContentService {
   private readonly rendered = new BoundedCache<string>(RENDERED_BYTES);
 
