@@ -52,6 +52,7 @@ import { SpacesService } from './modules/spaces/service.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
 import { TeamsService } from './modules/teams/service.js';
+import { themeRoutes } from './modules/theme/routes.js';
 import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
 import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
 import { PublishingAuthService } from './modules/visitor-auth/service.js';
@@ -236,6 +237,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         customization: services.customization,
         urls: services.urls,
       });
+      await v1.register(themeRoutes, { customization: services.customization });
     },
     { prefix: '/v1' },
   );

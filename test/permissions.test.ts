@@ -1025,6 +1025,14 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `${f.base}/site-spaces/${f.siteSpaceIds[1]}/customization` }),
   },
   {
+    operationId: 'getSiteSpaceThemeCss',
+    method: 'GET',
+    success: 200,
+    call: async () => ({
+      url: `${f.base}/site-spaces/${f.siteSpaceIds[1]}/customization/theme.css`,
+    }),
+  },
+  {
     operationId: 'overrideSiteSpaceCustomizationById',
     method: 'PATCH',
     success: 200,

@@ -218,6 +218,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getSiteSpaceCustomizationById: p('read', 'site:read'),
   overrideSiteSpaceCustomizationById: p('admin', 'site:write'),
   deleteSiteSpaceCustomizationById: p('admin', 'site:write'),
+  getSiteSpaceThemeCss: p(
+    'read',
+    'site:read',
+    'Livery extension: the CSS of the effective settings',
+  ),
 
   // Share links and visitor authentication, site-keyed and (deprecated) space-keyed.
   ...SHARE_LINKS_AND_AUTH,

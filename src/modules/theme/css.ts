@@ -1,0 +1,76 @@
+import type { Settings } from '../customization/settings-schema.js';
+import { contrastText, scale, type Theme } from './colors.js';
+
+/**
+ * The CSS of a site's effective customization: custom properties for every color scale of both
+ * themes, and the styling switches (corners, links, fonts). The published site (issue 7) links
+ * it; `GET …/customization/theme.css` serves it to those who render elsewhere.
+ */
+
+const NEUTRAL = { light: '#8b8d98', dark: '#8b8d98' };
+const RADIUS = { straight: '0px', rounded: '8px', circular: '16px' } as const;
+const BUTTON_RADIUS = { straight: '0px', rounded: '8px', circular: '9999px' } as const;
+const FALLBACK_SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const FALLBACK_MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+
+type Themed = { light: string; dark: string };
+
+export function themeCss(settings: Settings): string {
+  const { styling } = settings;
+  const colors: [string, Themed][] = [
+    ['primary', styling.primaryColor],
+    ['tint', styling.tint?.color ?? NEUTRAL],
+    ['info', styling.infoColor],
+    ['success', styling.successColor],
+    ['warning', styling.warningColor],
+    ['danger', styling.dangerColor],
+  ];
+  const corners = styling.corners;
+  const shared = [
+    `--radius: ${RADIUS[corners]};`,
+    `--radius-button: ${BUTTON_RADIUS[corners]};`,
+    `--font-sans: ${fontStack(styling.font, FALLBACK_SANS)};`,
+    `--font-mono: ${fontStack(styling.monospaceFont, FALLBACK_MONO)};`,
+    // links: default = primary-colored text; accent = body-colored text, primary underline.
+    `--link-color: ${styling.links === 'accent' ? 'inherit' : 'var(--primary-11)'};`,
+    '--link-underline: var(--primary-9);',
+  ];
+  const block = (theme: Theme) =>
+    colors
+      .flatMap(([name, color]) => [
+        ...scale(color[theme], theme).map((hex, i) => `--${name}-${i + 1}: ${hex};`),
+        `--${name}-contrast: ${contrastText(color[theme])};`,
+      ])
+      .map((line) => `  ${line}`)
+      .join('\n');
+  return [
+    '/* Livery: theme of the effective customization (docs/published-site.md) */',
+    `:root {\n${shared.map((line) => `  ${line}`).join('\n')}\n}`,
+    `:root, [data-theme="light"] {\n  color-scheme: light;\n${block('light')}\n}`,
+    `[data-theme="dark"] {\n  color-scheme: dark;\n${block('dark')}\n}`,
+    '',
+  ].join('\n\n');
+}
+
+/** Family names of GitBook's font choices, as font files and CSS know them. */
+const FAMILIES: Readonly<Record<string, string>> = {
+  ABCFavorit: 'ABC Favorit',
+  IBMPlexSerif: 'IBM Plex Serif',
+  IBMPlexMono: 'IBM Plex Mono',
+  DMMono: 'DM Mono',
+  NotoSans: 'Noto Sans',
+  OpenSans: 'Open Sans',
+  RobotoSlab: 'Roboto Slab',
+  SourceSansPro: 'Source Sans Pro',
+  FiraSans: 'Fira Sans',
+  FiraCode: 'Fira Code',
+  JetBrainsMono: 'JetBrains Mono',
+  SourceCodePro: 'Source Code Pro',
+  RobotoMono: 'Roboto Mono',
+  SpaceMono: 'Space Mono',
+};
+
+/** A CSS font-family list: the chosen font first, then a system fallback. */
+function fontStack(font: string, fallback: string): string {
+  return `"${FAMILIES[font] ?? font}", ${fallback}`;
+}
