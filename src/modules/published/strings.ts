@@ -1,0 +1,83 @@
+/**
+ * The published site's own words (issue 7), in the customization's `internationalization.locale`.
+ * English, French and German are complete; every other locale GitBook allows falls back to
+ * English word by word, so a partial translation is still usable.
+ */
+const EN = {
+  search: 'Search',
+  onThisPage: 'On this page',
+  tableOfContents: 'Table of contents',
+  previous: 'Previous',
+  next: 'Next',
+  wasThisHelpful: 'Was this page helpful?',
+  ratingGood: 'Yes',
+  ratingOk: 'Somewhat',
+  ratingBad: 'No',
+  thanksForFeedback: 'Thank you for your feedback!',
+  editPage: 'Edit on Git',
+  privacyPolicy: 'Privacy policy',
+  poweredBy: 'Powered by Livery',
+  notFoundTitle: 'Page not found',
+  notFoundText: 'The page you are looking for does not exist or has moved.',
+  backHome: 'Back to the start',
+  toggleTheme: 'Switch between light and dark mode',
+  dismiss: 'Dismiss',
+  signInRequired: 'Sign in to read this documentation.',
+} as const;
+
+export type StringKey = keyof typeof EN;
+export type Strings = Readonly<Record<StringKey, string>>;
+
+const FR: Strings = {
+  search: 'Rechercher',
+  onThisPage: 'Sur cette page',
+  tableOfContents: 'Table des matières',
+  previous: 'Précédent',
+  next: 'Suivant',
+  wasThisHelpful: 'Cette page vous a-t-elle été utile ?',
+  ratingGood: 'Oui',
+  ratingOk: 'En partie',
+  ratingBad: 'Non',
+  thanksForFeedback: 'Merci pour votre avis !',
+  editPage: 'Modifier sur Git',
+  privacyPolicy: 'Politique de confidentialité',
+  poweredBy: 'Propulsé par Livery',
+  notFoundTitle: 'Page introuvable',
+  notFoundText: "La page que vous cherchez n'existe pas ou a été déplacée.",
+  backHome: "Retour à l'accueil",
+  toggleTheme: 'Basculer entre le mode clair et le mode sombre',
+  dismiss: 'Fermer',
+  signInRequired: 'Connectez-vous pour lire cette documentation.',
+};
+
+const DE: Strings = {
+  search: 'Suchen',
+  onThisPage: 'Auf dieser Seite',
+  tableOfContents: 'Inhaltsverzeichnis',
+  previous: 'Zurück',
+  next: 'Weiter',
+  wasThisHelpful: 'War diese Seite hilfreich?',
+  ratingGood: 'Ja',
+  ratingOk: 'Teilweise',
+  ratingBad: 'Nein',
+  thanksForFeedback: 'Danke für Ihr Feedback!',
+  editPage: 'Auf Git bearbeiten',
+  privacyPolicy: 'Datenschutzerklärung',
+  poweredBy: 'Bereitgestellt von Livery',
+  notFoundTitle: 'Seite nicht gefunden',
+  notFoundText: 'Die gesuchte Seite existiert nicht oder wurde verschoben.',
+  backHome: 'Zurück zum Anfang',
+  toggleTheme: 'Zwischen hellem und dunklem Modus wechseln',
+  dismiss: 'Schließen',
+  signInRequired: 'Melden Sie sich an, um diese Dokumentation zu lesen.',
+};
+
+const TRANSLATIONS: Readonly<Record<string, Partial<Strings>>> = { en: EN, fr: FR, de: DE };
+
+/** The site's words in `locale`, each missing one in English. */
+export function stringsFor(locale: string): Strings {
+  return { ...EN, ...(TRANSLATIONS[locale] ?? {}) };
+}
+
+/** Locales with a complete translation. */
+export const TRANSLATED_LOCALES = Object.keys(TRANSLATIONS);
