@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import pg from 'pg';
+import { ensureChromium } from './chromium.js';
 
 const files = readdirSync('test')
   .filter((name) => name.endsWith('.test.ts'))
@@ -59,6 +60,10 @@ async function postgresReachable(url: string): Promise<string | undefined> {
     await client.end().catch(() => {});
   }
 }
+
+// The browser tests need Debian's Chromium: installed here when missing (and allowed).
+const chromium = ensureChromium((line) => process.stdout.write(`${line}\n`));
+if (chromium !== undefined) process.stdout.write(`chromium: ${chromium}\n`);
 
 const outcomes: Outcome[] = [runSuite('sqlite')];
 const url = process.env.TEST_DATABASE_URL;
