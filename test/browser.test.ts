@@ -30,7 +30,8 @@ test('Chromium renders Livery’s API documentation from local assets, and takes
   });
   await page.goto(`http://127.0.0.1:${address.port}/docs/`);
   await page.waitForSelector('.swagger-ui .info .title', { timeout: 30_000 });
-  assert.match(await page.locator('.swagger-ui .info .title').innerText(), /Livery/);
+  const title = await page.locator('.swagger-ui .info .title').textContent();
+  assert.match(title ?? '', /Livery/);
   assert.deepEqual(external, [], 'no request leaves the machine');
   mkdirSync('test-results', { recursive: true });
   const png = await page.screenshot({ path: 'test-results/api-docs.png' });
