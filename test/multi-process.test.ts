@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BACKEND, createTestDatabase, type TestDatabase } from './helpers/backend.js';
 import { call, type Reply } from './helpers/load.js';
-import { run, type ServerProcess, startServer } from './helpers/process.js';
+import { run, type ServerProcess, startServer, startTwo } from './helpers/process.js';
 
 const TOKEN = 'gb_multi-process-test-token-0123456789';
 
@@ -19,16 +19,7 @@ describe(`two processes, one database (${BACKEND})`, () => {
   before(async () => {
     database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, LIVERY_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'info' };
-    const started = await Promise.allSettled([startServer(env), startServer(env)]);
-    const failed = started.find((r) => r.status === 'rejected');
-    if (failed !== undefined) {
-      for (const r of started) if (r.status === 'fulfilled') await r.value.stop('SIGKILL');
-      throw failed.reason;
-    }
-    [a, b] = started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value) as [
-      ServerProcess,
-      ServerProcess,
-    ];
+    [a, b] = await startTwo(env);
     const orgs = await call(a.url, TOKEN, 'GET', '/v1/orgs');
     orgId = ((orgs.body.items as { id: string }[])[0] as { id: string }).id;
   });

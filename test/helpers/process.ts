@@ -97,3 +97,22 @@ export async function run(
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
 }
+
+/**
+ * Two Livery processes started at the same moment on one database (`env` adds to both), as
+ * several processes run behind a load balancer; if either fails to start, the other is killed.
+ */
+export async function startTwo(
+  env: Record<string, string>,
+): Promise<[ServerProcess, ServerProcess]> {
+  const started = await Promise.allSettled([startServer(env), startServer(env)]);
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed !== undefined) {
+    for (const r of started) if (r.status === 'fulfilled') await r.value.stop('SIGKILL');
+    throw failed.reason;
+  }
+  return started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value) as [
+    ServerProcess,
+    ServerProcess,
+  ];
+}
