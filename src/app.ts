@@ -36,6 +36,10 @@ import { InvitesService } from './modules/invites/service.js';
 import { MembersRepository } from './modules/members/repository.js';
 import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
+import { previewRoutes } from './modules/published/preview-routes.js';
+import { PublishedRepository } from './modules/published/repository.js';
+import { publishedRoutes } from './modules/published/routes.js';
+import { PublishedSiteService } from './modules/published/service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
 import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
@@ -89,7 +93,18 @@ export function buildServices({ config, db }: AppDependencies) {
   const content = new ContentService(contentRepository, spaces, urls);
   const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls);
   const insights = new InsightsService(new InsightsRepository(db), content, urls);
+  const published = new PublishedSiteService(new PublishedRepository(db), {
+    content,
+    customization,
+    identity,
+    shareLinks,
+    publishingAuth,
+    mount: new URL(config.publicUrl).pathname,
+    apiBase: config.baseUrl,
+    publicUrl: config.publicUrl,
+  });
   return {
+    published,
     content,
     changeRequests,
     insights,
@@ -238,9 +253,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         urls: services.urls,
       });
       await v1.register(themeRoutes, { customization: services.customization });
+      await v1.register(previewRoutes, { published: services.published });
     },
     { prefix: '/v1' },
   );
+
+  // Published sites (docs/published-site.md): HTML for visitors, outside the API's auth.
+  await app.register(async (sites) => {
+    const fence = freshnessFenceOf(deps.db);
+    if (fence !== undefined) sites.addHook('onRequest', () => fence());
+    await sites.register(publishedRoutes, {
+      published: services.published,
+      insights: services.insights,
+      secureCookies: config.publicUrl.startsWith('https:'),
+    });
+  });
 
   return app;
 }

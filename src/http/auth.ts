@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 // RFC 6750: the scheme is case-insensitive; the token is token68.
-const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+export const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 /**
  * Gives every route of the scope its row of the permission table, by operationId; a route

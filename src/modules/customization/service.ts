@@ -111,6 +111,21 @@ export class CustomizationService {
     });
   }
 
+  /**
+   * The effective settings the variant would have with `patch` merged into its override (as
+   * patchVariant would), without saving anything: the published site's preview.
+   */
+  async previewVariant(
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+    patch: SettingsPatch,
+  ): Promise<Settings> {
+    const record = await requireVariant(this.repo, organizationId, siteId, siteSpaceId);
+    const site = parse(siteRepresentation(record).json);
+    return effectiveSettings(site, mergeOverride(parseOverride(record.override), patch));
+  }
+
   /** Removes the override; says whether there was one. */
   async deleteOverride(
     organizationId: string,

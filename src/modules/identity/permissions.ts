@@ -223,6 +223,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'site:read',
     'Livery extension: the CSS of the effective settings',
   ),
+  previewSitePage: p(
+    'read',
+    'site:read',
+    'Livery extension: renders a page with draft settings and saves nothing, so reading the settings suffices',
+  ),
 
   // Share links and visitor authentication, site-keyed and (deprecated) space-keyed.
   ...SHARE_LINKS_AND_AUTH,

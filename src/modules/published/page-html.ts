@@ -30,6 +30,14 @@ export interface PageView {
   noindex: boolean;
   /** Where the feedback widget sends its rating (when feedback is enabled). */
   feedbackHref?: string;
+  /** Where the page's script reports the view (`track_view`); none on previews and error pages. */
+  viewHref?: string;
+  /** The variant, for the script's feedback and view reports. */
+  siteSpaceId?: string;
+  /** The edit link, shown only when `git.showEditLink` is on. */
+  editHref?: string;
+  /** The theme inline instead of linked (previews of unsaved settings). */
+  inlineThemeCss?: string;
 }
 
 export function renderPage(view: PageView): string {
@@ -50,21 +58,42 @@ export function renderPage(view: PageView): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(title)}</title>
 ${view.noindex ? '<meta name="robots" content="noindex">\n' : ''}${page.description === undefined ? '' : `<meta name="description" content="${e(page.description)}">\n`}<meta property="og:title" content="${e(title)}">
-${s.socialPreview.url === undefined ? '' : `<meta property="og:image" content="${e(s.socialPreview.url)}">\n`}${favicon(s)}<link rel="stylesheet" href="${e(view.themeCssHref)}">
+${s.socialPreview.url === undefined ? '' : `<meta property="og:image" content="${e(s.socialPreview.url)}">\n`}${favicon(s)}${themeLink(view)}
 <link rel="stylesheet" href="${e(view.assetsHref)}site.css">
-<script src="${e(view.assetsHref)}site.js" defer></script>
+<script src="${e(view.assetsHref)}site.js"></script>
 </head>
-<body class="${bodyClasses.join(' ')}"${view.feedbackHref === undefined ? '' : ` data-feedback-href="${e(view.feedbackHref)}"`}${s.insights.trackingCookie ? ' data-tracking-cookie' : ''}>
+<body class="${bodyClasses.join(' ')}"${bodyData(view)}>
 ${announcement(view)}${header(view)}<div class="layout">
 <nav class="sidebar" aria-label="${e(t.tableOfContents)}">${variantSwitcher(view)}${navList(view.sidebar)}</nav>
 <main class="page">
 ${breadcrumbTrail(view.breadcrumbs)}<h1>${page.emoji === undefined ? '' : `<span class="emoji">${e(page.emoji)}</span> `}${e(page.title)}</h1>
 ${page.description === undefined ? '' : `<p class="description">${e(page.description)}</p>\n`}<article class="content">${page.bodyHtml}</article>
-${s.feedback.enabled && view.feedbackHref !== undefined ? feedbackWidget(t) : ''}${s.pagination.enabled ? pagination(view) : ''}</main>
+${s.git.showEditLink && view.editHref !== undefined ? `<p class="edit-link"><a href="${e(view.editHref)}">${e(t.editPage)}</a></p>\n` : ''}${s.feedback.enabled && view.feedbackHref !== undefined ? feedbackWidget(t) : ''}${s.pagination.enabled ? pagination(view) : ''}</main>
 </div>
 ${footer(view)}</body>
 </html>
 `;
+}
+
+function themeLink(view: PageView): string {
+  // `</` cannot occur in generated CSS (colors, lengths, known font names); refused all the same.
+  return view.inlineThemeCss === undefined
+    ? `<link rel="stylesheet" href="${e(view.themeCssHref)}">\n`
+    : `<style>${view.inlineThemeCss.replaceAll('</', '<\\/')}</style>\n`;
+}
+
+/** What the page's script needs: where to report views and feedback, and for which page. */
+function bodyData(view: PageView): string {
+  const data: [string, string | undefined][] = [
+    ['page-id', view.page.id],
+    ['site-space-id', view.siteSpaceId],
+    ['feedback-href', view.feedbackHref],
+    ['view-href', view.viewHref],
+  ];
+  return data
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => ` data-${name}="${e(value)}"`)
+    .join('');
 }
 
 function favicon(s: Settings): string {

@@ -78,6 +78,11 @@ export class PublishingAuthService {
     });
   }
 
+  /** Where visitors without a valid token go (the published site), if anywhere. */
+  async fallbackURL(siteId: string): Promise<string | undefined> {
+    return (await this.repo.find(siteId))?.fallback_url ?? undefined;
+  }
+
   private ensure(siteId: string): Promise<PublishingAuthRow> {
     const at = now();
     // The key is drawn even when the row exists: 32 random bytes cost far less than a query.

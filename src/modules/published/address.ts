@@ -1,0 +1,86 @@
+/**
+ * Where a published-site request goes (issue 7, docs/published-site.md). Pure: the route passes
+ * the raw request path, so that it alone decides how percent-encoding is read.
+ *
+ * `/s/{site}/[{variantPath}/][{pagePath}]`: `site` is a basename or a site id; the default
+ * variant is at the root, the others under their site-space `path`; the rest is a page `path`.
+ */
+
+/** The segment of Livery's own files under `/s/` and under each site: never a site or a page. */
+export const ASSETS_SEGMENT = '@livery';
+
+export interface SiteAddress {
+  /** The basename or id, as written. */
+  site: string;
+  /** The decoded segments after it. */
+  segments: string[];
+}
+
+/**
+ * The site and the decoded segments of `/s/…`, or undefined when the address cannot name a page
+ * of a site: a segment that is `.` or `..` (raw or encoded), that decodes to a separator (`%2F`,
+ * `%5C`) or a control character, or is not valid percent-encoding. Such a request could only be
+ * trying to step outside the site, so it is answered 404. Empty segments (`//`, a trailing `/`)
+ * are ignored.
+ */
+export function parseSiteAddress(rawPath: string): SiteAddress | undefined {
+  const path = rawPath.split('?', 1)[0] ?? '';
+  if (!path.startsWith('/s/')) return undefined;
+  const segments: string[] = [];
+  for (const raw of path.slice(3).split('/')) {
+    if (raw === '') continue;
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+    if (segment === '.' || segment === '..' || /[/\\\p{Cc}]/u.test(segment)) return undefined;
+    segments.push(segment);
+  }
+  const [site, ...rest] = segments;
+  return site === undefined ? undefined : { site, segments: rest };
+}
+
+export interface VariantAddress {
+  id: string;
+  path: string;
+  isDefault: boolean;
+}
+
+export type Located<V extends VariantAddress> =
+  | { kind: 'page'; variant: V; pagePath: string }
+  /** The default variant's own path: its pages live at the site's root. */
+  | { kind: 'redirect-to-root'; pagePath: string };
+
+/**
+ * The variant and page path of the segments after the site. A first segment that is a variant's
+ * `path` names that variant (variant paths come before the default variant's page slugs); the
+ * default variant's own path redirects to the root, where its pages are served.
+ */
+export function locateVariant<V extends VariantAddress>(
+  segments: readonly string[],
+  variants: readonly V[],
+): Located<V> | undefined {
+  const [first, ...rest] = segments;
+  const byPath = first === undefined ? undefined : variants.find((v) => v.path === first);
+  if (byPath !== undefined) {
+    return byPath.isDefault
+      ? { kind: 'redirect-to-root', pagePath: rest.join('/') }
+      : { kind: 'page', variant: byPath, pagePath: rest.join('/') };
+  }
+  const fallback = variants.find((v) => v.isDefault) ?? variants[0];
+  return fallback === undefined
+    ? undefined
+    : { kind: 'page', variant: fallback, pagePath: segments.join('/') };
+}
+
+/** The same address without the one-time credential parameters (`share`, `jwt_token`). */
+export function withoutCredentials(rawUrl: string): string {
+  const [path, query = ''] = rawUrl.split(/\?(.*)/s, 2) as [string, string?];
+  const kept = new URLSearchParams(query);
+  kept.delete('share');
+  kept.delete('jwt_token');
+  const rest = kept.toString();
+  return rest === '' ? path : `${path}?${rest}`;
+}

@@ -1,0 +1,53 @@
+import type { Db } from '../../db/database.js';
+import { prepareCached } from '../../db/prepared.js';
+import type { SiteRow } from '../../db/schema.js';
+
+export interface PublishedVariant {
+  id: string;
+  spaceId: string;
+  path: string;
+  isDefault: boolean;
+  /** The title of the space it shows: the variant switcher's label and the content title. */
+  spaceTitle: string;
+}
+
+/**
+ * The two reads behind every page of a published site, cached while the database is unchanged
+ * (db/prepared.ts): a visitor's request costs no query when nothing changed.
+ */
+export class PublishedRepository {
+  readonly siteByAddress;
+  readonly variantsOf;
+
+  constructor(db: Db) {
+    // A basename names one site (unique index); an id always names its site too.
+    this.siteByAddress = prepareCached(
+      db,
+      (address: string) =>
+        db
+          .selectFrom('sites')
+          .selectAll()
+          .where((eb) => eb.or([eb('basename', '=', address), eb('id', '=', address)]))
+          .limit(2),
+      (rows): SiteRow | undefined => rows[0],
+    );
+    this.variantsOf = prepareCached(
+      db,
+      (siteId: string) =>
+        db
+          .selectFrom('site_spaces as v')
+          .innerJoin('spaces as s', 's.id', 'v.space_id')
+          .select(['v.id', 'v.space_id', 'v.path', 'v.is_default', 's.title'])
+          .where('v.site_id', '=', siteId)
+          .orderBy('v.position'),
+      (rows): PublishedVariant[] =>
+        rows.map((row) => ({
+          id: row.id,
+          spaceId: row.space_id,
+          path: row.path,
+          isDefault: Number(row.is_default) === 1,
+          spaceTitle: row.title,
+        })),
+    );
+  }
+}

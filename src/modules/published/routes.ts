@@ -1,0 +1,208 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, badRequest, forbidden } from '../../errors.js';
+import { ifNoneMatchHits } from '../../http/conditional.js';
+import { RatingSchema } from '../insights/schemas.js';
+import type { InsightsService } from '../insights/service.js';
+import { themeCss } from '../theme/css.js';
+import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
+import { parseSiteAddress, withoutCredentials } from './address.js';
+import { ASSETS, contentTag } from './assets.js';
+import { parseCookies, serializeCookie } from './cookies.js';
+import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
+
+/** The tracking cookie (only when `insights.trackingCookie`): one visitor across visits. */
+export const TRACKING_COOKIE = 'livery_vid';
+const YEAR = 365 * 24 * 3600;
+
+/** The answer for an address that names nothing a visitor may see: it says nothing more. */
+const PLAIN_404 =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n';
+
+/**
+ * Content-Security-Policy of every page: scripts only from Livery, no plugins, no framing by
+ * others. Images may come from anywhere (logos, favicons and page images are URLs).
+ */
+const CSP =
+  "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
+
+const VisitorId = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'A random id' });
+const PageRef = { siteSpaceId: Type.String(), pageId: Type.String() };
+
+/** `/s/…`: published sites, their files, and the feedback and views their pages report. */
+export const publishedRoutes: FastifyPluginAsyncTypebox<{
+  published: PublishedSiteService;
+  insights: InsightsService;
+  secureCookies: boolean;
+}> = async (app, { published, insights, secureCookies }) => {
+  const cookieOptions = (open: OpenSite, extra: { maxAge?: number } = {}) => ({
+    path: open.root.slice(0, -1),
+    httpOnly: true,
+    secure: secureCookies,
+    ...extra,
+  });
+
+  /**
+   * The site of the address and the visitor's right to it; answers the request itself (plain
+   * 404, 401 page, redirects) and returns undefined when the visitor may not go on.
+   */
+  async function admit(request: FastifyRequest, reply: FastifyReply, withQuery: boolean) {
+    const address = parseSiteAddress(request.url);
+    const open = address === undefined ? undefined : await published.open(address.site);
+    if (address === undefined || open === undefined) return void plain404(reply);
+    const query = request.query as Record<string, unknown>;
+    const decision = await published.access(open, {
+      query: withQuery ? { share: single(query.share), jwt_token: single(query.jwt_token) } : {},
+      cookies: parseCookies(request.headers.cookie),
+      authorization: request.headers.authorization,
+    });
+    switch (decision.outcome) {
+      case 'serve':
+        return { open, segments: address.segments, noindex: decision.noindex };
+      case 'not-found':
+        return void plain404(reply);
+      case 'redirect':
+        return void reply.code(302).header('cache-control', 'no-store').redirect(decision.location);
+      case 'remember': {
+        const { name, value } = decision.cookie;
+        // The other credential's cookie goes: one site, one way in.
+        const other = name === SHARE_COOKIE ? VISITOR_COOKIE : SHARE_COOKIE;
+        reply.header('set-cookie', [
+          serializeCookie(name, value, cookieOptions(open)),
+          serializeCookie(other, '', cookieOptions(open, { maxAge: 0 })),
+        ]);
+        const location = `${published.mount}${withoutCredentials(request.url).slice(3)}`;
+        return void reply.code(302).header('cache-control', 'no-store').redirect(location);
+      }
+      case 'unauthorized':
+        return void reply
+          .code(401)
+          .header('cache-control', 'no-store')
+          .header('x-robots-tag', 'noindex')
+          .header('content-security-policy', CSP)
+          .type('text/html; charset=utf-8')
+          .send(await published.signInPage(open));
+    }
+  }
+
+  app.get('/s/@livery/:file', { schema: { hide: true } }, async (request, reply) => {
+    const asset = ASSETS[(request.params as { file: string }).file];
+    if (asset === undefined) return plain404(reply);
+    reply.header('etag', asset.etag).header('cache-control', 'public, max-age=3600');
+    if (ifNoneMatchHits(request.headers['if-none-match'], asset.etag))
+      return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  });
+
+  app.get('/s/:site/@livery/theme/:file', { schema: { hide: true } }, async (request, reply) => {
+    const admitted = await admit(request, reply, false);
+    if (admitted === undefined) return reply;
+    const file = (request.params as { file: string }).file;
+    const variant = admitted.open.variants.find((v) => `${v.id}.css` === file);
+    if (variant === undefined) return plain404(reply);
+    const settings = await published.settingsOf(admitted.open.site, variant.id);
+    const css = themeCss(settings);
+    const etag = contentTag(css);
+    reply.header('etag', etag).header('cache-control', 'private, no-cache');
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('text/css; charset=utf-8').send(css);
+  });
+
+  app.post(
+    '/s/:site/@livery/feedback',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object(
+          { ...PageRef, rating: RatingSchema, visitorId: Type.Optional(VisitorId) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const admitted = await admit(request, reply, false);
+      if (admitted === undefined) return reply;
+      const { siteSpaceId, pageId, rating, visitorId } = request.body;
+      const variant = variantOf(admitted.open, siteSpaceId);
+      const settings = await published.settingsOf(admitted.open.site, variant.id);
+      if (!settings.feedback.enabled) {
+        throw forbidden('Feedback is not enabled on this site (customization feedback.enabled)');
+      }
+      const visitor = parseCookies(request.headers.cookie)[TRACKING_COOKIE] ?? visitorId;
+      if (visitor === undefined) {
+        throw badRequest('body.visitorId: required when the tracking cookie is not set');
+      }
+      const { created, feedback } = await insights.rate(variant.spaceId, pageId, visitor, rating);
+      return reply
+        .code(created ? 201 : 200)
+        .header('cache-control', 'no-store')
+        .send(feedback);
+    },
+  );
+
+  app.post(
+    '/s/:site/@livery/view',
+    {
+      schema: { hide: true, body: Type.Object(PageRef, { additionalProperties: false }) },
+    },
+    async (request, reply) => {
+      const admitted = await admit(request, reply, false);
+      if (admitted === undefined) return reply;
+      const variant = variantOf(admitted.open, request.body.siteSpaceId);
+      await insights.trackView(variant.spaceId, request.body.pageId);
+      return reply.code(204).send();
+    },
+  );
+
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    const admitted = await admit(request, reply, true);
+    if (admitted === undefined) return reply;
+    const { open, segments, noindex } = admitted;
+    const answer = await published.page(open, segments, noindex);
+    reply.header(
+      'cache-control',
+      open.site.visibility === 'public' && !noindex ? 'no-cache' : 'private, no-cache',
+    );
+    if (answer.kind === 'redirect') return reply.code(302).redirect(answer.location);
+    if (noindex) reply.header('x-robots-tag', 'noindex');
+    const cookies = parseCookies(request.headers.cookie);
+    if (answer.settings.insights.trackingCookie && cookies[TRACKING_COOKIE] === undefined) {
+      reply.header(
+        'set-cookie',
+        serializeCookie(TRACKING_COOKIE, newVisitorId(), cookieOptions(open, { maxAge: YEAR })),
+      );
+    }
+    return reply
+      .code(answer.status)
+      .header('content-security-policy', CSP)
+      .header('referrer-policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(answer.html);
+  };
+  app.get('/s/:site', { schema: { hide: true } }, page);
+  app.get('/s/:site/*', { schema: { hide: true } }, page);
+};
+
+function plain404(reply: FastifyReply) {
+  return reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(PLAIN_404);
+}
+
+function variantOf(open: OpenSite, siteSpaceId: string) {
+  const variant = open.variants.find((v) => v.id === siteSpaceId);
+  if (variant === undefined) {
+    throw new AppError(
+      404,
+      `body.siteSpaceId: no variant ${JSON.stringify(siteSpaceId)} on this site`,
+    );
+  }
+  return variant;
+}
+
+const single = (value: unknown) =>
+  typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;

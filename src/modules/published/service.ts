@@ -1,0 +1,282 @@
+import { randomBytes } from 'node:crypto';
+import type { SiteRow } from '../../db/schema.js';
+import { AppError, badRequest, invalidToken, notFound } from '../../errors.js';
+import { BEARER } from '../../http/auth.js';
+import type { ContentService } from '../content/service.js';
+import { findByPath } from '../content/tree.js';
+import type { CustomizationService } from '../customization/service.js';
+import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
+import { roleAtLeast } from '../identity/permissions.js';
+import type { IdentityService } from '../identity/service.js';
+import type { ShareLinksService } from '../share-links/service.js';
+import type { SiteVisibility } from '../sites/visibility.js';
+import { themeCss } from '../theme/css.js';
+import { VisitorTokenError } from '../visitor-auth/jwt.js';
+import type { PublishingAuthService } from '../visitor-auth/service.js';
+import { type AccessDecision, decideAccess } from './access.js';
+import { locateVariant } from './address.js';
+import {
+  documentView,
+  firstDocument,
+  groupTarget,
+  notFoundView,
+  type SiteFrame,
+  signInView,
+} from './page-builder.js';
+import { type PageView, renderPage } from './page-html.js';
+import type { PublishedRepository, PublishedVariant } from './repository.js';
+
+export interface OpenSite {
+  site: SiteRow;
+  variants: readonly PublishedVariant[];
+  /** The site's root as visitors address it (`/s/acme/`). */
+  root: string;
+}
+
+export interface Visitor {
+  query: { share?: string | undefined; jwt_token?: string | undefined };
+  cookies: Readonly<Record<string, string | undefined>>;
+  authorization: string | undefined;
+}
+
+export interface PreviewInput {
+  siteSpaceId?: string;
+  pagePath?: string;
+  customization?: SettingsPatch;
+}
+
+export type PageAnswer =
+  | { kind: 'html'; status: 200 | 404; html: string; settings: Settings }
+  | { kind: 'redirect'; location: string };
+
+/**
+ * The published site (issue 7, docs/published-site.md): which site an address names, who may see
+ * it, and each page as HTML from the variant's effective customization and current content.
+ */
+export class PublishedSiteService {
+  /** Parsed effective settings, by their (cached, shared) JSON text. */
+  private readonly parsed = new Map<string, Settings>();
+
+  constructor(
+    private readonly repo: PublishedRepository,
+    private readonly deps: {
+      content: ContentService;
+      customization: CustomizationService;
+      identity: IdentityService;
+      shareLinks: ShareLinksService;
+      publishingAuth: PublishingAuthService;
+      /** Path prefix of published sites as visitors see it (PUBLIC_URL's path): `/s/`. */
+      mount: string;
+      /** API origin, for edit links. */
+      apiBase: string;
+      /** PUBLIC_URL, ending with `/`: the absolute addresses of previews. */
+      publicUrl: string;
+    },
+  ) {}
+
+  get mount(): string {
+    return this.deps.mount;
+  }
+
+  async open(address: string): Promise<OpenSite | undefined> {
+    const site = await this.repo.siteByAddress(address);
+    if (site === undefined) return undefined;
+    const variants = await this.repo.variantsOf(site.id);
+    return { site, variants, root: `${this.deps.mount}${encodeURIComponent(address)}/` };
+  }
+
+  /** Who may see the site: the decision of access.ts with the site's current credentials. */
+  async access(open: OpenSite, visitor: Visitor): Promise<AccessDecision> {
+    const { site } = open;
+    const visibility = site.visibility as SiteVisibility;
+    return decideAccess(
+      {
+        published: site.published === 1,
+        visibility,
+        member: await this.isPreviewingMember(site, visitor.authorization),
+        query: visitor.query,
+        cookies: visitor.cookies,
+        fallbackURL:
+          visibility === 'visitor-auth'
+            ? await this.deps.publishingAuth.fallbackURL(site.id)
+            : undefined,
+      },
+      {
+        shareKey: (key) => this.deps.shareLinks.verify(site.id, key),
+        visitorToken: async (token) => {
+          try {
+            await this.deps.publishingAuth.verify(site.id, token);
+            return true;
+          } catch (error) {
+            if (error instanceof VisitorTokenError) return false;
+            throw error;
+          }
+        },
+      },
+    );
+  }
+
+  /**
+   * An organization member previewing with an API token: role `read` at least and, for a scoped
+   * token, `site:read`. A token that is not valid is a 401 (whoever sends one expects it to
+   * count); a valid one of a non-member counts for nothing, so the site is not confirmed.
+   */
+  private async isPreviewingMember(site: SiteRow, header: string | undefined): Promise<boolean> {
+    if (header === undefined || header.trim() === '') return false;
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) throw invalidToken();
+    const found = await this.deps.identity.authenticate(token, site.organization_id);
+    if (found === undefined) throw invalidToken();
+    const { role } = found;
+    const { scopes } = found.principal;
+    return (
+      role !== undefined &&
+      roleAtLeast(role, 'read') &&
+      (scopes === null || scopes.includes('site:read'))
+    );
+  }
+
+  /** A page of the site at `segments` (after the site), or its styled 404. */
+  async page(open: OpenSite, segments: readonly string[], noindex: boolean): Promise<PageAnswer> {
+    const located = locateVariant(segments, open.variants);
+    if (located === undefined) throw new AppError(404, 'Not found');
+    if (located.kind === 'redirect-to-root') {
+      return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
+    }
+    return this.pageIn(await this.frame(open, located.variant, noindex), located.pagePath);
+  }
+
+  /** The page at `pagePath` of a frame's variant: the first page at '', groups lead below. */
+  pageIn(frame: SiteFrame, pagePath: string): PageAnswer {
+    const { settings } = frame;
+    if (pagePath === '') {
+      const page = firstDocument(frame.tree);
+      return this.html(200, settings, documentView(frame, page, this.pageLinks(frame, page?.id)));
+    }
+    const found = findByPath(frame.tree, pagePath);
+    if (found === undefined) return this.html(404, settings, notFoundView(frame));
+    if (found.page.type === 'group') {
+      const target = groupTarget(frame, found.page, found.path);
+      return target === undefined
+        ? this.html(404, settings, notFoundView(frame))
+        : { kind: 'redirect', location: target };
+    }
+    return this.html(
+      200,
+      settings,
+      documentView(frame, found.page, this.pageLinks(frame, found.page.id)),
+    );
+  }
+
+  /** The 401 page of a visitor-authentication site, in its default variant's look. */
+  async signInPage(open: OpenSite): Promise<string> {
+    const variant = open.variants.find((v) => v.isDefault) ?? open.variants[0];
+    if (variant === undefined) throw new AppError(401, 'Sign in to read this site');
+    const frame = await this.frame(open, variant, true);
+    return renderPage(signInView(frame));
+  }
+
+  /** The effective settings of a variant (parsed once per settings version). */
+  async settingsOf(site: SiteRow, variantId: string): Promise<Settings> {
+    const { json } = await this.deps.customization.getVariant(
+      site.organization_id,
+      site.id,
+      variantId,
+    );
+    let settings = this.parsed.get(json);
+    if (settings === undefined) {
+      if (this.parsed.size >= 1_000) this.parsed.clear();
+      settings = JSON.parse(json) as Settings;
+      this.parsed.set(json, settings);
+    }
+    return settings;
+  }
+
+  async frame(
+    open: OpenSite,
+    variant: PublishedVariant,
+    noindex: boolean,
+    settings?: Settings,
+  ): Promise<SiteFrame> {
+    const [effective, revision] = await Promise.all([
+      settings ?? this.settingsOf(open.site, variant.id),
+      this.deps.content.revisionFor(variant.spaceId, { kind: 'space' }),
+    ]);
+    return {
+      root: open.root,
+      assets: `${this.deps.mount}@livery/`,
+      variants: open.variants,
+      variant,
+      settings: effective,
+      tree: revision.pages,
+      noindex,
+    };
+  }
+
+  pageLinks(frame: SiteFrame, pageId: string | undefined) {
+    const editHref =
+      pageId === undefined
+        ? undefined
+        : `${this.deps.apiBase}/v1/spaces/${frame.variant.spaceId}/content/page/${pageId}`;
+    return { ...(editHref === undefined ? {} : { editHref }), interactive: pageId !== undefined };
+  }
+
+  private html(status: 200 | 404, settings: Settings, view: PageView): PageAnswer {
+    if (this.inlineTheme.has(settings)) {
+      view.inlineThemeCss = themeCss(settings);
+      delete view.viewHref; // a preview is not a visit
+    }
+    return { kind: 'html', status, html: renderPage(view), settings };
+  }
+
+  /** Settings of previews: their theme goes inline, as no stylesheet address serves it. */
+  private readonly inlineTheme = new WeakSet<Settings>();
+
+  /**
+   * `POST …/sites/{siteId}/preview` (Livery extension): a page of a variant rendered with the
+   * variant's settings and a draft override on top, saved nowhere. Addresses in it are absolute
+   * (PUBLIC_URL), as the HTML is shown away from the site.
+   */
+  async preview(organizationId: string, siteId: string, input: PreviewInput): Promise<string> {
+    const site = await this.repo.siteByAddress(siteId);
+    if (site === undefined || site.organization_id !== organizationId || site.id !== siteId) {
+      throw notFound('site', siteId);
+    }
+    const variants = await this.repo.variantsOf(site.id);
+    const variant =
+      input.siteSpaceId === undefined
+        ? (variants.find((v) => v.isDefault) ?? variants[0])
+        : variants.find((v) => v.id === input.siteSpaceId);
+    if (variant === undefined) {
+      throw badRequest(
+        input.siteSpaceId === undefined
+          ? 'The site has no site-space to preview'
+          : `body.siteSpaceId: the site has no site-space ${JSON.stringify(input.siteSpaceId)}`,
+      );
+    }
+    const settings = await this.deps.customization.previewVariant(
+      organizationId,
+      siteId,
+      variant.id,
+      input.customization ?? {},
+    );
+    this.inlineTheme.add(settings);
+    const open = { site, variants, root: `${this.deps.publicUrl}${site.basename ?? site.id}/` };
+    const frame = await this.frame(open, variant, true, settings);
+    frame.assets = `${this.deps.publicUrl}@livery/`;
+    const answer = this.pageIn(frame, (input.pagePath ?? '').replace(/^\/+|\/+$/g, ''));
+    if (answer.kind === 'redirect' || answer.status === 404) {
+      throw badRequest(
+        `body.pagePath: no document page at ${JSON.stringify(input.pagePath)} in this site-space`,
+      );
+    }
+    return answer.html;
+  }
+}
+
+/** A new visitor id for the tracking cookie. */
+export function newVisitorId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
