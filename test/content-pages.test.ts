@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { up } from '../src/db/migrations/0009_missing_initial_revisions.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from './helpers/app.js';
 import {
   applyChanges,
@@ -138,6 +139,36 @@ describe('a new space', () => {
     assert.deepEqual(await getOk(`${spaceUrl(space.id)}/revisions/${space.revision}/pages`), {
       pages: [],
     });
+  });
+
+  test('a space made with its site (spaces: "empty") has its empty revision too', async () => {
+    const site = expectStatus(
+      await t.request({
+        method: 'POST',
+        url: `/v1/orgs/${t.orgId}/sites`,
+        payload: { title: 'Made with a space', spaces: 'empty' },
+      }),
+      201,
+    );
+    const variants = expectStatus(
+      await t.request({ url: `/v1/orgs/${t.orgId}/sites/${site.id}/site-spaces` }),
+      200,
+    ).items as { space: { id: string; revision: string } }[];
+    const space = variants[0]?.space;
+    assert.ok(space !== undefined);
+    const current = await getOk<RevisionBody>(`${spaceUrl(space.id)}/content`);
+    assert.equal(current.id, space.revision);
+    assert.deepEqual(current.pages, []);
+  });
+
+  test('migration 0009 gives a space without its initial revision that revision', async () => {
+    const space = await newSpace(t, 'Repaired');
+    await t.db.deleteFrom('revisions').where('space_id', '=', space.id).execute();
+    await up(t.db as never);
+    await up(t.db as never); // idempotent
+    const current = await getOk<RevisionBody>(`${spaceUrl(space.id)}/content`);
+    assert.equal(current.id, space.revision);
+    assert.deepEqual(current.pages, []);
   });
 
   test('an unknown revision id is a 404 naming it', async () => {

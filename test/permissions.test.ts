@@ -1033,6 +1033,15 @@ const OPERATIONS: Operation[] = [
     }),
   },
   {
+    operationId: 'previewSitePage',
+    method: 'POST',
+    success: 200,
+    call: async () => ({
+      url: `${f.base}/preview`,
+      payload: { siteSpaceId: f.siteSpaceIds[1], customization: { title: 'Draft' } },
+    }),
+  },
+  {
     operationId: 'overrideSiteSpaceCustomizationById',
     method: 'PATCH',
     success: 200,

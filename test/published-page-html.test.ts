@@ -46,7 +46,7 @@ describe('renderPage: the document', () => {
     assert.match(html, /<title>Install \| Acme Docs<\/title>/);
     assert.match(html, /<html lang="fr" data-theme="dark"/);
     assert.match(html, /<link rel="stylesheet" href="\/s\/acme\/theme.css">/);
-    assert.match(html, /<script src="\/s\/_assets\/site.js" defer><\/script>/);
+    assert.match(html, /<script src="\/s\/_assets\/site.js"><\/script>/);
     assert.match(html, /placeholder="Rechercher"/, 'interface words in the locale');
   });
 
@@ -271,16 +271,38 @@ describe('renderPage: the page', () => {
     assert.doesNotMatch(off, /class="pagination"/);
   });
 
-  test('the tracking cookie flag only when insights.trackingCookie', () => {
-    assert.match(renderPage(view()), /data-tracking-cookie/);
-    const off = renderPage(
+  test('the edit link only when git.showEditLink, and only where the page has one', () => {
+    const editHref = 'http://api.test/v1/spaces/s1/content/page/p1';
+    const on = (show: boolean) =>
+      settings((s) => {
+        s.git.showEditLink = show;
+      });
+    assert.match(
+      renderPage(view({ editHref, settings: on(true) })),
+      /<p class="edit-link"><a href="http:\/\/api.test\/v1\/spaces\/s1\/content\/page\/p1">Edit this page<\/a>/,
+    );
+    assert.doesNotMatch(renderPage(view({ editHref, settings: on(false) })), /edit-link/);
+    assert.doesNotMatch(renderPage(view({ settings: on(true) })), /edit-link/);
+  });
+
+  test('the script finds the page, the variant and where to report in data attributes', () => {
+    const html = renderPage(
       view({
-        settings: settings((s) => {
-          s.insights.trackingCookie = false;
-        }),
+        siteSpaceId: 'ss"1',
+        feedbackHref: '/s/a/@livery/feedback',
+        viewHref: '/s/a/@livery/view',
       }),
     );
-    assert.doesNotMatch(off, /data-tracking-cookie/);
+    assert.match(html, /data-site-space-id="ss&quot;1"/);
+    assert.match(html, /data-feedback-href="\/s\/a\/@livery\/feedback"/);
+    assert.match(html, /data-view-href="\/s\/a\/@livery\/view"/);
+    assert.doesNotMatch(renderPage(view()), /data-view-href/);
+  });
+
+  test('a preview carries its theme inline, and no </style> can close it early', () => {
+    const html = renderPage(view({ inlineThemeCss: ':root { --x: 1; } </style><script>' }));
+    assert.match(html, /<style>:root \{ --x: 1; \} <\\\/style><script><\/style>/);
+    assert.doesNotMatch(html, /<link rel="stylesheet" href="[^"]*theme/);
   });
 
   test('hostile titles and texts are escaped everywhere they appear', () => {

@@ -9,6 +9,7 @@ import * as m0005 from './migrations/0005_token_scopes.js';
 import * as m0006 from './migrations/0006_teams.js';
 import * as m0007 from './migrations/0007_invites.js';
 import * as m0008 from './migrations/0008_content.js';
+import * as m0009 from './migrations/0009_missing_initial_revisions.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_teams': m0006,
   '0007_invites': m0007,
   '0008_content': m0008,
+  '0009_missing_initial_revisions': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

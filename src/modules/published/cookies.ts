@@ -2,16 +2,17 @@
 export function parseCookies(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};
   if (header === undefined) return cookies;
-  for (const part of header.split(';')) {
+  for (const raw of header.split(';')) {
+    const part = raw.trim();
     const at = part.indexOf('=');
     if (at < 1) continue;
     const name = part.slice(0, at).trim();
     if (name in cookies) continue;
-    const raw = part.slice(at + 1).trim();
+    const value = part.slice(at + 1).trim();
     try {
-      cookies[name] = decodeURIComponent(raw);
+      cookies[name] = decodeURIComponent(value);
     } catch {
-      cookies[name] = raw;
+      cookies[name] = value;
     }
   }
   return cookies;

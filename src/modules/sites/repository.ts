@@ -12,6 +12,7 @@ import type {
 } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
+import { initialRevisionRow } from '../spaces/service.js';
 import type { SiteFilters } from './schemas.js';
 
 export type SiteWithCount = SiteRow & { site_space_count: number };
@@ -116,7 +117,11 @@ export class SitesRepository {
   /** Inserts a site and its first site-spaces in one transaction. */
   async insertSite(site: SiteRow, newSpaces: SpaceRow[], siteSpaces: SiteSpaceRow[]) {
     await this.db.transaction().execute(async (trx) => {
-      for (const space of newSpaces) await trx.insertInto('spaces').values(space).execute();
+      for (const space of newSpaces) {
+        await trx.insertInto('spaces').values(space).execute();
+        // A new space starts with its empty revision, as createSpace's do.
+        await trx.insertInto('revisions').values(initialRevisionRow(space)).execute();
+      }
       await trx.insertInto('sites').values(site).execute();
       for (const row of siteSpaces) await trx.insertInto('site_spaces').values(row).execute();
     });

@@ -1,0 +1,113 @@
+import type autocannon from 'autocannon';
+import { seedContent } from './content-fixture.js';
+import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
+
+/**
+ * `npm run bench:published`: the published site (issue 7) against the customization GET of the
+ * same instance, in the same run and rounds (ratios, not absolute times). The site is the one of
+ * `npm run bench` (header links, footer, announcement, logo, a German variant) showing the
+ * 220-page space of `npm run bench:content`:
+ *   baseline   GET …/site-spaces/{id}/customization, with an API token;
+ *   page       GET /s/bench/section-7/topic-5: a public page, with a 220-entry sidebar;
+ *   shared     the same page of a share-link site, with its cookie (the key checked each time);
+ *   themeCss   GET /s/bench/@livery/theme/{id}.css;
+ *   view       POST /s/bench/@livery/view (a visitor's page view);
+ *   feedback   POST /s/bench/@livery/feedback over 64 visitors (mostly replacements);
+ *   preview    POST /v1/orgs/{o}/sites/{s}/preview with a draft primary color.
+ */
+
+const KINDS = ['baseline', 'page', 'shared', 'themeCss', 'view', 'feedback', 'preview'] as const;
+type Kind = (typeof KINDS)[number];
+let sent = 0;
+
+interface Site {
+  origin: string;
+  org: string;
+  site: string;
+  variant: string;
+  page: string;
+  shareCookie: string;
+}
+
+async function main(): Promise<void> {
+  await compareOnBackends('Published-site benchmark', 'benchps', async (base) => {
+    const { getUrl } = await seed(base, 0);
+    const site = await publish(base, getUrl);
+    return Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, site)]));
+  });
+}
+
+/** The benchmark site shows the 220-page space, published as `bench`; a second one by share link. */
+async function publish(base: string, getUrl: string): Promise<Site> {
+  const [, , , org = '', , site = '', , variant = ''] = new URL(getUrl).pathname.split('/');
+  const content = await seedContent(base, getUrl);
+  const siteBase = `/v1/orgs/${org}/sites/${site}`;
+  await apiCall(base, 'PATCH', `${siteBase}/site-spaces/${variant}`, { spaceId: content.space });
+  await apiCall(base, 'PATCH', siteBase, { basename: 'bench' });
+  await apiCall(base, 'PUT', `${siteBase}/customization`, { feedback: { enabled: true } });
+  await apiCall(base, 'POST', `${siteBase}/publish`);
+  // The share-link site: the same space, its key kept in a cookie as a browser would.
+  const shared = await apiCall(base, 'POST', `/v1/orgs/${org}/sites`, {
+    title: 'Shared',
+    spaces: [content.space],
+  });
+  const sharedBase = `/v1/orgs/${org}/sites/${String(shared.id)}`;
+  await apiCall(base, 'PATCH', sharedBase, { basename: 'shared', visibility: 'share-link' });
+  await apiCall(base, 'POST', `${sharedBase}/publish`);
+  const link = await apiCall(base, 'POST', `${sharedBase}/share-links`, { name: 'bench' });
+  const entry = await fetch(`${String((link.urls as { published: string }).published)}`, {
+    redirect: 'manual',
+  });
+  const shareCookie = (entry.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  if (!shareCookie.startsWith('livery_share=')) throw new Error('no share cookie');
+  return { origin: base, org, site, variant, page: content.page, shareCookie };
+}
+
+function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
+  const json = { 'content-type': 'application/json' };
+  const post = (path: string, body: () => unknown, headers = {}) => ({
+    url: `${s.origin}${path}`,
+    requests: [
+      {
+        method: 'POST' as const,
+        headers: { ...json, ...headers },
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          path,
+          body: JSON.stringify(body()),
+        }),
+      },
+    ],
+  });
+  switch (kind) {
+    case 'baseline':
+      return { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } };
+    case 'page':
+      return { url: `${s.origin}/s/bench/section-7/topic-5` };
+    case 'shared':
+      return { url: `${s.origin}/s/shared/section-7/topic-5`, headers: { cookie: s.shareCookie } };
+    case 'themeCss':
+      return { url: `${s.origin}/s/bench/@livery/theme/${s.variant}.css` };
+    case 'view':
+      return post('/s/bench/@livery/view', () => ({ siteSpaceId: s.variant, pageId: s.page }));
+    case 'feedback':
+      return post('/s/bench/@livery/feedback', () => ({
+        siteSpaceId: s.variant,
+        pageId: s.page,
+        rating: ['good', 'ok', 'bad'][++sent % 3],
+        visitorId: `visitor-${sent % 64}`,
+      }));
+    case 'preview':
+      return post(
+        `/v1/orgs/${s.org}/sites/${s.site}/preview`,
+        () => ({
+          siteSpaceId: s.variant,
+          pagePath: 'section-7/topic-5',
+          customization: { styling: { primaryColor: { light: '#d9480f', dark: '#ff922b' } } },
+        }),
+        { authorization: `Bearer ${TOKEN}` },
+      );
+  }
+}
+
+await main();
