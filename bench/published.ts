@@ -8,7 +8,7 @@ import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
  * `npm run bench` (header links, footer, announcement, logo, a German variant) showing the
  * 220-page space of `npm run bench:content`:
  *   baseline   GET …/site-spaces/{id}/customization, with an API token;
- *   page       GET /s/bench/section-7/topic-5: a public page, with a 220-entry sidebar;
+ *   page       GET /s/bench/{variant}/section-7/topic-5: a public page, with a 220-entry sidebar;
  *   shared     the same page of a share-link site, with its cookie (the key checked each time);
  *   themeCss   GET /s/bench/@livery/theme/{id}.css;
  *   view       POST /s/bench/@livery/view (a visitor's page view);
@@ -25,6 +25,8 @@ interface Site {
   org: string;
   site: string;
   variant: string;
+  /** The page's address below the site: the variant's path, then the page's. */
+  path: string;
   page: string;
   shareCookie: string;
 }
@@ -42,7 +44,10 @@ async function publish(base: string, getUrl: string): Promise<Site> {
   const [, , , org = '', , site = '', , variant = ''] = new URL(getUrl).pathname.split('/');
   const content = await seedContent(base, getUrl);
   const siteBase = `/v1/orgs/${org}/sites/${site}`;
-  await apiCall(base, 'PATCH', `${siteBase}/site-spaces/${variant}`, { spaceId: content.space });
+  const shown = await apiCall(base, 'PATCH', `${siteBase}/site-spaces/${variant}`, {
+    spaceId: content.space,
+  });
+  const path = `${String(shown.path)}/section-7/topic-5`;
   await apiCall(base, 'PATCH', siteBase, { basename: 'bench' });
   await apiCall(base, 'PUT', `${siteBase}/customization`, { feedback: { enabled: true } });
   await apiCall(base, 'POST', `${siteBase}/publish`);
@@ -60,7 +65,7 @@ async function publish(base: string, getUrl: string): Promise<Site> {
   });
   const shareCookie = (entry.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   if (!shareCookie.startsWith('livery_share=')) throw new Error('no share cookie');
-  return { origin: base, org, site, variant, page: content.page, shareCookie };
+  return { origin: base, org, site, variant, path, page: content.page, shareCookie };
 }
 
 function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
@@ -83,7 +88,7 @@ function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
     case 'baseline':
       return { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } };
     case 'page':
-      return { url: `${s.origin}/s/bench/section-7/topic-5` };
+      return { url: `${s.origin}/s/bench/${s.path}` };
     case 'shared':
       return { url: `${s.origin}/s/shared/section-7/topic-5`, headers: { cookie: s.shareCookie } };
     case 'themeCss':

@@ -129,6 +129,22 @@ export const SITE_JS = `// Livery published site: theme toggle, announcement dis
       });
     }
 
+    // Search: the table of contents narrowed to the pages whose titles match (no full-text search).
+    var search = document.querySelector('.search input');
+    if (search) search.addEventListener('input', function () {
+      var wanted = search.value.trim().toLowerCase();
+      var items = document.querySelectorAll('.sidebar li');
+      items.forEach(function (item) { item.hidden = wanted !== ''; });
+      if (wanted === '') return;
+      items.forEach(function (item) {
+        var label = item.firstElementChild ? item.firstElementChild.textContent.toLowerCase() : '';
+        if (label.indexOf(wanted) === -1) return;
+        for (var node = item; node && node.tagName === 'LI'; node = node.parentElement.parentElement) node.hidden = false;
+      });
+    });
+    var form = document.querySelector('.search');
+    if (form) form.addEventListener('submit', function (event) { event.preventDefault(); });
+
     var page = { siteSpaceId: body.dataset.siteSpaceId, pageId: body.dataset.pageId };
     if (body.dataset.viewHref && page.pageId) post(body.dataset.viewHref, page).catch(function () {});
 

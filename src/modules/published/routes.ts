@@ -5,7 +5,6 @@ import { AppError, badRequest, forbidden } from '../../errors.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
-import { themeCss } from '../theme/css.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
 import { ASSETS, contentTag } from './assets.js';
@@ -102,7 +101,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const variant = admitted.open.variants.find((v) => `${v.id}.css` === file);
     if (variant === undefined) return plain404(reply);
     const settings = await published.settingsOf(admitted.open.site, variant.id);
-    const css = themeCss(settings);
+    const css = published.themeCssOf(settings);
     const etag = contentTag(css);
     reply.header('etag', etag).header('cache-control', 'private, no-cache');
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();

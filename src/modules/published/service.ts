@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, invalidToken, notFound } from '../../errors.js';
 import { BEARER } from '../../http/auth.js';
@@ -25,6 +26,9 @@ import {
 } from './page-builder.js';
 import { type PageView, renderPage } from './page-html.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
+
+/** Rendered pages kept, by the size of their HTML. */
+const RENDERED_BYTES = 32 * 1024 * 1024;
 
 export interface OpenSite {
   site: SiteRow;
@@ -143,7 +147,61 @@ export class PublishedSiteService {
     if (located.kind === 'redirect-to-root') {
       return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
     }
-    return this.pageIn(await this.frame(open, located.variant, noindex), located.pagePath);
+    const frame = await this.frame(open, located.variant, noindex);
+    const key = [
+      open.root,
+      located.variant.id,
+      frame.revisionId,
+      this.idOf(frame.settings),
+      noindex,
+      located.pagePath,
+      this.variantsKey(open.variants),
+    ].join('\u0000');
+    const cached = this.rendered.get(key);
+    if (cached !== undefined) return cached;
+    const answer = this.pageIn(frame, located.pagePath);
+    this.rendered.set(key, answer, answer.kind === 'html' ? answer.html.length : 100);
+    return answer;
+  }
+
+  /**
+   * Rendered pages, by everything they are made of: the address, the variant's settings and
+   * revision (both immutable once read), and the site's variants (titles, paths). A page of a
+   * 220-page space costs ~1 ms to render (sidebar, Markdown); a hit costs a lookup.
+   */
+  private readonly rendered = new BoundedCache<PageAnswer>(RENDERED_BYTES);
+  private readonly settingsIds = new WeakMap<Settings, number>();
+  private readonly variantKeys = new WeakMap<readonly PublishedVariant[], string>();
+  private nextSettingsId = 0;
+
+  private idOf(settings: Settings): number {
+    let id = this.settingsIds.get(settings);
+    if (id === undefined) {
+      id = ++this.nextSettingsId;
+      this.settingsIds.set(settings, id);
+    }
+    return id;
+  }
+
+  private variantsKey(variants: readonly PublishedVariant[]): string {
+    let key = this.variantKeys.get(variants);
+    if (key === undefined) {
+      key = JSON.stringify(variants);
+      this.variantKeys.set(variants, key);
+    }
+    return key;
+  }
+
+  private readonly themes = new WeakMap<Settings, string>();
+
+  /** The theme CSS of effective settings (computed once per settings version). */
+  themeCssOf(settings: Settings): string {
+    let css = this.themes.get(settings);
+    if (css === undefined) {
+      css = themeCss(settings);
+      this.themes.set(settings, css);
+    }
+    return css;
   }
 
   /** The page at `pagePath` of a frame's variant: the first page at '', groups lead below. */
@@ -197,12 +255,13 @@ export class PublishedSiteService {
     variant: PublishedVariant,
     noindex: boolean,
     settings?: Settings,
-  ): Promise<SiteFrame> {
+  ): Promise<SiteFrame & { revisionId: string }> {
     const [effective, revision] = await Promise.all([
       settings ?? this.settingsOf(open.site, variant.id),
       this.deps.content.revisionFor(variant.spaceId, { kind: 'space' }),
     ]);
     return {
+      revisionId: revision.id,
       root: open.root,
       assets: `${this.deps.mount}@livery/`,
       variants: open.variants,
@@ -223,7 +282,7 @@ export class PublishedSiteService {
 
   private html(status: 200 | 404, settings: Settings, view: PageView): PageAnswer {
     if (this.inlineTheme.has(settings)) {
-      view.inlineThemeCss = themeCss(settings);
+      view.inlineThemeCss = this.themeCssOf(settings);
       delete view.viewHref; // a preview is not a visit
     }
     return { kind: 'html', status, html: renderPage(view), settings };

@@ -1,9 +1,28 @@
 import type { Db } from '../../db/database.js';
+import { prepareCached } from '../../db/prepared.js';
 import type { ShareLinkRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
 
 export class ShareLinksRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * The active link of a key's hash: asked on every request of a share-link site's visitors, so
+   * cached while the database is unchanged (a deactivation is a commit, seen at the next read).
+   */
+  private readonly activeByHash;
+
+  constructor(private readonly db: Db) {
+    this.activeByHash = prepareCached(
+      db,
+      (siteId: string, keyHash: string) =>
+        db
+          .selectFrom('site_share_links')
+          .selectAll()
+          .where('key_hash', '=', keyHash)
+          .where('site_id', '=', siteId)
+          .where('active', '=', 1),
+      ([row]): ShareLinkRow | undefined => row,
+    );
+  }
 
   async list(siteId: string, page: PageRequest) {
     const query = this.db.selectFrom('site_share_links as l').where('l.site_id', '=', siteId);
@@ -39,13 +58,7 @@ export class ShareLinksRepository {
   }
 
   /** The active link of a site whose key has this hash, if any. */
-  async findActiveByHash(siteId: string, keyHash: string): Promise<ShareLinkRow | undefined> {
-    return this.db
-      .selectFrom('site_share_links')
-      .selectAll()
-      .where('key_hash', '=', keyHash)
-      .where('site_id', '=', siteId)
-      .where('active', '=', 1)
-      .executeTakeFirst();
+  findActiveByHash(siteId: string, keyHash: string): Promise<ShareLinkRow | undefined> {
+    return this.activeByHash(siteId, keyHash);
   }
 }
