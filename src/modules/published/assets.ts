@@ -21,6 +21,9 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .site-header { display: flex; align-items: center; gap: 16px; padding: 10px 24px; border-bottom: 1px solid var(--line); background: var(--bg); position: sticky; top: 0; z-index: 2; }
 .theme-bold .site-header { background: var(--primary-9); color: var(--primary-contrast); }
 .theme-bold .site-header a, .theme-bold .site-header summary { color: var(--primary-contrast); }
+/* On the primary-colored header, buttons invert so that they still stand out. */
+.theme-bold .site-header .button-primary { background: var(--primary-contrast); color: var(--primary-9) !important; }
+.theme-bold .site-header .button-secondary { border-color: var(--primary-contrast); color: var(--primary-contrast) !important; }
 .theme-muted .site-header, .theme-muted .sidebar { background: var(--tint-2); }
 .theme-gradient .site-header { background: linear-gradient(90deg, var(--primary-3), var(--tint-2)); }
 .brand { display: flex; align-items: center; gap: 8px; text-decoration: none; color: inherit; font-weight: 600; font-size: 1.1rem; }
@@ -29,7 +32,7 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 [data-theme="dark"] .logo-light { display: none; }
 [data-theme="dark"] .logo-dark { display: inline; }
 .search { flex: 1; max-width: 360px; }
-.search input { width: 100%; padding: 6px 10px; border-radius: var(--radius); border: 1px solid var(--line); background: var(--surface); color: inherit; font: inherit; }
+.search input { width: 100%; padding: 6px 10px; border-radius: var(--radius); border: 1px solid var(--line); background: var(--surface); color: var(--fg); font: inherit; }
 .search-subtle input { border-color: transparent; background: transparent; }
 .header-links { display: flex; gap: 12px; align-items: center; margin-left: auto; }
 .header-link { text-decoration: none; color: inherit; cursor: pointer; }
@@ -40,7 +43,8 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .dropdown summary::after { content: " ▾"; }
 .dropdown ul { position: absolute; right: 0; margin: 4px 0 0; padding: 6px 0; list-style: none; min-width: 180px; background: var(--bg); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: 0 4px 16px rgb(0 0 0 / 12%); }
 .depth-flat .dropdown ul { box-shadow: none; }
-.dropdown li a, .dropdown li span { display: block; padding: 4px 12px; color: var(--fg); text-decoration: none; }
+/* The open menu sits on the page background, whatever the header's colors. */
+.site-header .dropdown li a, .site-header .dropdown li span { display: block; padding: 4px 12px; color: var(--fg); text-decoration: none; }
 .theme-toggle { background: none; border: 1px solid var(--line); border-radius: var(--radius-button); color: inherit; cursor: pointer; padding: 4px 10px; font-size: 1rem; }
 .announcement { display: flex; justify-content: center; align-items: center; gap: 12px; padding: 8px 24px; background: var(--info-3); color: var(--info-12); }
 .announcement-warning { background: var(--warning-3); color: var(--warning-12); }
@@ -55,7 +59,10 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .sidebar > ul { padding-left: 0; }
 .sidebar a { display: block; padding: 3px 8px; color: var(--fg); text-decoration: none; border-radius: var(--radius); }
 .sidebar a[aria-current="page"] { color: var(--primary-11); background: var(--primary-3); font-weight: 600; }
-.sidebar-list-line a[aria-current="page"] { background: none; border-left: 2px solid var(--primary-9); border-radius: 0; }
+.sidebar-list-pill .sidebar a { border-radius: var(--radius-button); padding: 3px 12px; }
+.sidebar-list-pill .sidebar a[aria-current="page"] { background: var(--primary-9); color: var(--primary-contrast); }
+.sidebar-list-line .sidebar a { border-left: 2px solid var(--line); border-radius: 0; }
+.sidebar-list-line .sidebar a[aria-current="page"] { background: none; border-left-color: var(--primary-9); }
 .nav-group { display: block; margin-top: 12px; padding: 3px 8px; font-size: .8rem; font-weight: 700; text-transform: uppercase; color: var(--muted); }
 .variants { display: flex; gap: 6px; flex-wrap: wrap; margin-bottom: 16px; }
 .variants a { padding: 2px 8px; border: 1px solid var(--line); border-radius: var(--radius-button); }
@@ -89,7 +96,9 @@ export const SITE_JS = `// Livery published site: theme toggle, announcement dis
     set: function (area, key, value) { try { window[area].setItem(key, value); } catch (e) {} },
   };
   // The visitor's theme choice, before the page paints (only where the site lets them choose).
-  var chosen = store.get('localStorage', 'livery-theme');
+  // Choices are kept per site: every site of this Livery shares the origin's storage.
+  var site = root.getAttribute('data-site') || '';
+  var chosen = store.get('localStorage', 'livery-theme:' + site);
   function togglable() { return document.querySelector('.theme-toggle') !== null; }
   if (chosen === 'light' || chosen === 'dark') root.setAttribute('data-theme', chosen);
 
@@ -116,12 +125,12 @@ export const SITE_JS = `// Livery published site: theme toggle, announcement dis
     if (toggle) toggle.addEventListener('click', function () {
       var next = root.getAttribute('data-theme') === 'dark' ? 'light' : 'dark';
       root.setAttribute('data-theme', next);
-      store.set('localStorage', 'livery-theme', next);
+      store.set('localStorage', 'livery-theme:' + site, next);
     });
 
     var banner = document.querySelector('.announcement');
     if (banner) {
-      var key = 'livery-dismissed-' + banner.getAttribute('data-announcement');
+      var key = 'livery-dismissed:' + site + ':' + banner.getAttribute('data-announcement');
       if (store.get('localStorage', key)) banner.remove();
       else banner.querySelector('.dismiss').addEventListener('click', function () {
         store.set('localStorage', key, '1');

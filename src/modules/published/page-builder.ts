@@ -63,6 +63,7 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     assetsHref: frame.assets,
     noindex: frame.noindex,
     siteSpaceId: variant.id,
+    siteKey: root,
     base,
   };
 }

@@ -36,6 +36,8 @@ export interface PageView {
   siteSpaceId?: string;
   /** The edit link, shown only when `git.showEditLink` is on. */
   editHref?: string;
+  /** Names the site in the visitor's stored choices (theme, dismissed announcements). */
+  siteKey?: string;
   /** The theme inline instead of linked (previews of unsaved settings). */
   inlineThemeCss?: string;
 }
@@ -52,7 +54,7 @@ export function renderPage(view: PageView): string {
     `links-${s.styling.links}`,
   ];
   return `<!doctype html>
-<html lang="${e(s.internationalization.locale)}" data-theme="${s.themes.default}" data-default-theme="${s.themes.default}">
+<html lang="${e(s.internationalization.locale)}" data-theme="${s.themes.default}" data-default-theme="${s.themes.default}"${view.siteKey === undefined ? '' : ` data-site="${e(view.siteKey)}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
