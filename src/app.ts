@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { type Db, freshnessFenceOf } from './db/database.js';
 import { installAccessControl, installPermissions } from './http/auth.js';
 import { installErrorHandlers } from './http/error-handler.js';
+import { frameworkErrors } from './http/framework-errors.js';
 import { installIdempotency } from './http/idempotency.js';
 import { BODY_LIMIT, installJsonBodyParser } from './http/json-body.js';
 import { indexMethods } from './http/method-index.js';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: false, // installOperations answers the 503 of a closing server
     ...serverTimeouts(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const methods = indexMethods(app);

@@ -9,6 +9,7 @@ import {
   expectStatus,
   type TestContext,
 } from './helpers/app.js';
+import { rawVisit } from './helpers/published.js';
 
 const logLines: Record<string, unknown>[] = [];
 const logStream = new Writable({
@@ -44,6 +45,22 @@ describe('routing errors', () => {
     });
     expectError(variant, 405);
     assert.equal(variant.headers.allow, 'GET, HEAD, PATCH, DELETE');
+  });
+
+  test('paths the router refuses → the error envelope naming the path: 400 bad encoding, 414 too long', async () => {
+    // Sent over a socket: inject would normalise the path before the router saw it.
+    for (const [path, status, message] of [
+      ['/v1/spaces/%E0%A4%A', 400, /^path: the URL path is not valid percent-encoding/],
+      ['/v1/spaces/%', 400, /^path: /],
+      [`/v1/spaces/${'a'.repeat(300)}`, 414, /^path: a path parameter is longer than 256/],
+    ] as const) {
+      const res = await rawVisit(t, path);
+      assert.equal(res.statusCode, status, path);
+      const body = JSON.parse(res.body) as { error: { code: number; message: string } };
+      assert.equal(body.error.code, status);
+      assert.match(body.error.message, message);
+      assert.ok(res.headers['x-request-id'], 'the request id still answers');
+    }
   });
 
   test('HEAD and a trailing slash work on GET routes', async () => {

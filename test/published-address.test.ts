@@ -64,19 +64,14 @@ describe('parseSiteAddress', () => {
 });
 
 describe('locateVariant', () => {
-  const variants = [
-    { id: 'en', path: 'en', isDefault: true },
-    { id: 'fr', path: 'fr', isDefault: false },
-  ];
+  const en = { id: 'en', path: 'en', isDefault: true };
+  const fr = { id: 'fr', path: 'fr', isDefault: false };
+  const variants = [en, fr];
   const cases: [string, string[], ReturnType<typeof locateVariant>][] = [
-    ['the root is the default', [], { kind: 'page', variant: variants[0]!, pagePath: '' }],
-    [
-      'a page of the default',
-      ['guide'],
-      { kind: 'page', variant: variants[0]!, pagePath: 'guide' },
-    ],
-    ['a variant root', ['fr'], { kind: 'page', variant: variants[1]!, pagePath: '' }],
-    ['a variant page', ['fr', 'a', 'b'], { kind: 'page', variant: variants[1]!, pagePath: 'a/b' }],
+    ['the root is the default', [], { kind: 'page', variant: en, pagePath: '' }],
+    ['a page of the default', ['guide'], { kind: 'page', variant: en, pagePath: 'guide' }],
+    ['a variant root', ['fr'], { kind: 'page', variant: fr, pagePath: '' }],
+    ['a variant page', ['fr', 'a', 'b'], { kind: 'page', variant: fr, pagePath: 'a/b' }],
     ['the default’s own path', ['en', 'guide'], { kind: 'redirect-to-root', pagePath: 'guide' }],
   ];
   for (const [name, segments, expected] of cases) {

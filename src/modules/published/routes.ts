@@ -26,7 +26,8 @@ const PLAIN_404 =
 const CSP =
   "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
 
-const VisitorId = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'A random id' });
+const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const VisitorId = Type.String({ pattern: VISITOR_ID.source, description: 'A random id' });
 const PageRef = { siteSpaceId: Type.String(), pageId: Type.String() };
 
 /** `/s/…`: published sites, their files, and the feedback and views their pages report. */
@@ -46,16 +47,23 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
    * The site of the address and the visitor's right to it; answers the request itself (plain
    * 404, 401 page, redirects) and returns undefined when the visitor may not go on.
    */
-  async function admit(request: FastifyRequest, reply: FastifyReply, withQuery: boolean) {
+  async function admit(request: FastifyRequest, reply: FastifyReply, page: boolean) {
     const address = parseSiteAddress(request.url);
     const open = address === undefined ? undefined : await published.open(address.site);
     if (address === undefined || open === undefined) return void plain404(reply);
     const query = request.query as Record<string, unknown>;
     const decision = await published.access(open, {
-      query: withQuery ? { share: single(query.share), jwt_token: single(query.jwt_token) } : {},
+      query: page ? { share: single(query.share), jwt_token: single(query.jwt_token) } : {},
       cookies: parseCookies(request.headers.cookie),
       authorization: request.headers.authorization,
     });
+    // The site's files and reports are fetched by its pages' scripts: no sign-in page for them.
+    if (!page && (decision.outcome === 'unauthorized' || decision.outcome === 'redirect')) {
+      throw new AppError(
+        401,
+        'This site needs visitor authentication: open one of its pages first',
+      );
+    }
     switch (decision.outcome) {
       case 'serve':
         return { open, segments: address.segments, noindex: decision.noindex };
@@ -128,7 +136,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
       if (!settings.feedback.enabled) {
         throw forbidden('Feedback is not enabled on this site (customization feedback.enabled)');
       }
-      const visitor = parseCookies(request.headers.cookie)[TRACKING_COOKIE] ?? visitorId;
+      const visitor = trackedVisitor(request) ?? visitorId;
       if (visitor === undefined) {
         throw badRequest('body.visitorId: required when the tracking cookie is not set');
       }
@@ -183,7 +191,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   app.get('/s/:site/*', { schema: { hide: true } }, page);
 };
 
-function plain404(reply: FastifyReply) {
+/** The visitor of the tracking cookie, when it holds an id Livery could have made. */
+function trackedVisitor(request: FastifyRequest): string | undefined {
+  const id = parseCookies(request.headers.cookie)[TRACKING_COOKIE];
+  return id !== undefined && VISITOR_ID.test(id) ? id : undefined;
+}
+
+export function plain404(reply: FastifyReply) {
   return reply
     .code(404)
     .header('cache-control', 'no-store')

@@ -1,0 +1,24 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { plain404 } from '../modules/published/routes.js';
+
+/**
+ * Requests Fastify's router refuses before any route runs (Fastify's `frameworkErrors`): a path
+ * that is not valid percent-encoding, or a path parameter longer than the router allows. The API
+ * answers them in GitBook's envelope; a published site's address is a plain 404 (it names no page).
+ */
+export function frameworkErrors(
+  error: Error & { code?: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header('x-request-id', request.id);
+  if (request.url.startsWith('/s/')) {
+    plain404(reply);
+    return;
+  }
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, 'path: a path parameter is longer than 256 characters']
+      : [400, 'path: the URL path is not valid percent-encoding (UTF-8)'];
+  void reply.code(status).send({ error: { code: status, message } });
+}
