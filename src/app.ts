@@ -254,7 +254,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         customization: services.customization,
         urls: services.urls,
       });
-      await v1.register(themeRoutes, { customization: services.customization });
+      await v1.register(themeRoutes, {
+        customization: services.customization,
+        fontsBase: `${config.publicUrl}@livery/fonts/`,
+      });
       await v1.register(previewRoutes, { published: services.published });
     },
     { prefix: '/v1' },

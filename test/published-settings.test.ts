@@ -46,7 +46,11 @@ const rows: Row[] = [
   {
     what: 'locale fr: <html lang> and the interface words',
     settings: () => ({ internationalization: { locale: 'fr' } }),
-    contains: () => ['<html lang="fr"', 'placeholder="Rechercher"', '<small>Suivant</small>'],
+    contains: () => [
+      '<html lang="fr"',
+      'placeholder="Rechercher"',
+      '<small>Suivant<svg class="icon icon-arrowRight"',
+    ],
     lacks: ['<html lang="en"', 'placeholder="Search"'],
   },
   {
@@ -96,7 +100,7 @@ const rows: Row[] = [
     }),
     contains: () => [
       '<a class="header-link button-primary" href="https://acme.test/up">Sign up</a>',
-      '<details class="dropdown"><summary class="header-link link">Products</summary>',
+      '<details class="dropdown"><summary class="header-link link">Products <svg class="icon icon-chevronDown"',
       '<li><a class="header-sublink" href="https://acme.test/api">API</a></li>',
       '<li><a class="header-sublink" href="/s/acme/guides/install">Install guide</a></li>',
     ],

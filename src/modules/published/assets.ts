@@ -31,7 +31,9 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .logo-dark { display: none; }
 [data-theme="dark"] .logo-light { display: none; }
 [data-theme="dark"] .logo-dark { display: inline; }
-.search { flex: 1; max-width: 360px; }
+.search { flex: 1; max-width: 360px; position: relative; }
+.search .icon-search { position: absolute; left: 10px; top: 50%; transform: translateY(-50%); color: var(--muted); }
+.search input { padding-left: 32px !important; }
 .search input { width: 100%; padding: 6px 10px; border-radius: var(--radius); border: 1px solid var(--line); background: var(--surface); color: var(--fg); font: inherit; }
 .search-subtle input { border-color: transparent; background: transparent; }
 .header-links { display: flex; gap: 12px; align-items: center; margin-left: auto; }
@@ -40,12 +42,24 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .button-secondary { border: 1px solid var(--primary-7); color: var(--primary-11) !important; padding: 5px 12px; border-radius: var(--radius-button); }
 .dropdown { position: relative; }
 .dropdown summary { list-style: none; }
-.dropdown summary::after { content: " ▾"; }
 .dropdown ul { position: absolute; right: 0; margin: 4px 0 0; padding: 6px 0; list-style: none; min-width: 180px; background: var(--bg); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: 0 4px 16px rgb(0 0 0 / 12%); }
 .depth-flat .dropdown ul { box-shadow: none; }
+.depth-subtle .pagination a, .depth-subtle .feedback { box-shadow: 0 1px 3px rgb(0 0 0 / 8%); }
 /* The open menu sits on the page background, whatever the header's colors. */
 .site-header .dropdown li a, .site-header .dropdown li span { display: block; padding: 4px 12px; color: var(--fg); text-decoration: none; }
-.theme-toggle { background: none; border: 1px solid var(--line); border-radius: var(--radius-button); color: inherit; cursor: pointer; padding: 4px 10px; font-size: 1rem; }
+/* Icons (icons.ts): their look follows styling.icons. */
+.icon { width: 1em; height: 1em; vertical-align: -0.125em; fill: none; stroke: currentColor; stroke-width: var(--icon-stroke, 2); stroke-linecap: round; stroke-linejoin: round; flex-shrink: 0; }
+.icon .fill { fill: none; }
+.icons-light { --icon-stroke: 1.5; }
+.icons-thin { --icon-stroke: 1; }
+.icons-solid { --icon-stroke: 2.5; }
+.icons-solid .icon .fill { fill: currentColor; }
+.icons-duotone .icon .fill { fill: currentColor; fill-opacity: .3; }
+.icon-external { width: .8em; height: .8em; }
+.theme-toggle .icon-sun, [data-theme="dark"] .theme-toggle .icon-moon { display: none; }
+[data-theme="dark"] .theme-toggle .icon-sun { display: inline; }
+.pagination small .icon { margin: 0 4px; }
+.theme-toggle { display: inline-flex; align-items: center; background: none; border: 1px solid var(--line); border-radius: var(--radius-button); color: inherit; cursor: pointer; padding: 4px 10px; font-size: 1rem; }
 .announcement { display: flex; justify-content: center; align-items: center; gap: 12px; padding: 8px 24px; background: var(--info-3); color: var(--info-12); }
 .announcement-warning { background: var(--warning-3); color: var(--warning-12); }
 .announcement-danger { background: var(--danger-3); color: var(--danger-12); }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Settings } from '../customization/settings-schema.js';
+import { icon } from './icons.js';
 import { escapeHtml as e } from './markdown.js';
 import type { ContentRef, NavEntry, PageLink } from './navigation.js';
 import type { Strings } from './strings.js';
@@ -117,7 +118,7 @@ function announcement({ settings: s, strings: t, link }: PageView): string {
   const key = createHash('sha256').update(a.message).digest('hex').slice(0, 16);
   const href = a.link === undefined ? undefined : link(a.link.to as ContentRef);
   const text = href === undefined ? e(a.message) : `<a href="${e(href)}">${e(a.message)}</a>`;
-  return `<div class="announcement announcement-${a.style}" data-announcement="${key}" role="status">${text} <button type="button" class="dismiss" aria-label="${e(t.dismiss)}">×</button></div>\n`;
+  return `<div class="announcement announcement-${a.style}" data-announcement="${key}" role="status">${text} <button type="button" class="dismiss" aria-label="${e(t.dismiss)}">${icon('close')}</button></div>\n`;
 }
 
 function header(view: PageView): string {
@@ -139,20 +140,22 @@ function header(view: PageView): string {
             `<li>${anchor(view.link(sub.to as ContentRef), sub.title, 'header-sublink', s)}</li>`,
         )
         .join('');
-      return `<details class="dropdown"><summary class="header-link ${style}">${e(item.title)}</summary><ul>${subs}</ul></details>`;
+      return `<details class="dropdown"><summary class="header-link ${style}">${e(item.title)} ${icon('chevronDown')}</summary><ul>${subs}</ul></details>`;
     })
     .join('');
   const toggle = s.themes.toggeable
-    ? `<button type="button" class="theme-toggle" aria-label="${e(t.toggleTheme)}" title="${e(t.toggleTheme)}">◐</button>`
+    ? `<button type="button" class="theme-toggle" aria-label="${e(t.toggleTheme)}" title="${e(t.toggleTheme)}">${icon('moon')}${icon('sun')}</button>`
     : '';
-  return `<header class="site-header"><a class="brand" href="${e(view.homeHref)}">${brand}</a><form class="search search-${s.styling.search}" role="search"><input type="search" placeholder="${e(t.search)}" aria-label="${e(t.search)}"></form><nav class="header-links">${links}</nav>${toggle}</header>\n`;
+  return `<header class="site-header"><a class="brand" href="${e(view.homeHref)}">${brand}</a><form class="search search-${s.styling.search}" role="search">${icon('search')}<input type="search" placeholder="${e(t.search)}" aria-label="${e(t.search)}"></form><nav class="header-links">${links}</nav>${toggle}</header>\n`;
 }
 
 /** A link when the target can be followed, its text otherwise; external links honour `externalLinks`. */
 function anchor(href: string | undefined, text: string, className: string, s: Settings): string {
   if (href === undefined) return `<span class="${className} unresolved">${e(text)}</span>`;
   const external = /^https?:/i.test(href) && s.externalLinks.target === 'blank';
-  return `<a class="${className}" href="${e(href)}"${external ? ' target="_blank" rel="noopener noreferrer"' : ''}>${e(text)}</a>`;
+  return external
+    ? `<a class="${className}" href="${e(href)}" target="_blank" rel="noopener noreferrer">${e(text)} ${icon('external')}</a>`
+    : `<a class="${className}" href="${e(href)}">${e(text)}</a>`;
 }
 
 function navList(entries: NavEntry[]): string {
@@ -196,7 +199,7 @@ function pagination({ neighbours, strings: t }: PageView): string {
   const side = (link: PageLink | undefined, rel: 'prev' | 'next', label: string) =>
     link === undefined
       ? ''
-      : `<a class="${rel}" rel="${rel}" href="${e(link.href)}"><small>${e(label)}</small> ${e(link.title)}</a>`;
+      : `<a class="${rel}" rel="${rel}" href="${e(link.href)}"><small>${rel === 'prev' ? icon('arrowLeft') : ''}${e(label)}${rel === 'next' ? icon('arrowRight') : ''}</small> ${e(link.title)}</a>`;
   const inner =
     side(neighbours.previous, 'prev', t.previous) + side(neighbours.next, 'next', t.next);
   return inner === '' ? '' : `<nav class="pagination">${inner}</nav>\n`;

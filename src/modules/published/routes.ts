@@ -5,6 +5,7 @@ import { AppError, badRequest, forbidden } from '../../errors.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
+import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
 import { ASSETS, contentTag } from './assets.js';
@@ -100,6 +101,16 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     if (ifNoneMatchHits(request.headers['if-none-match'], asset.etag))
       return reply.code(304).send();
     return reply.type(asset.type).send(asset.body);
+  });
+
+  app.get('/s/@livery/fonts/:file', { schema: { hide: true } }, async (request, reply) => {
+    const name = (request.params as { file: string }).file;
+    const bytes = fontFile(name);
+    if (bytes === undefined) return plain404(reply);
+    const etag = `"${name}"`; // the files change only with a new release of the fonts
+    reply.header('etag', etag).header('cache-control', 'public, max-age=604800');
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('font/woff2').send(bytes);
   });
 
   app.get('/s/:site/@livery/theme/:file', { schema: { hide: true } }, async (request, reply) => {

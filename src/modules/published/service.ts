@@ -198,7 +198,7 @@ export class PublishedSiteService {
   themeCssOf(settings: Settings): string {
     let css = this.themes.get(settings);
     if (css === undefined) {
-      css = themeCss(settings);
+      css = themeCss(settings, `${this.deps.mount}@livery/fonts/`);
       this.themes.set(settings, css);
     }
     return css;
@@ -282,7 +282,7 @@ export class PublishedSiteService {
 
   private html(status: 200 | 404, settings: Settings, view: PageView): PageAnswer {
     if (this.inlineTheme.has(settings)) {
-      view.inlineThemeCss = this.themeCssOf(settings);
+      view.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
       delete view.viewHref; // a preview is not a visit
     }
     return { kind: 'html', status, html: renderPage(view), settings };

@@ -1,5 +1,6 @@
 import type { Settings } from '../customization/settings-schema.js';
 import { contrastText, scale, type Theme } from './colors.js';
+import { fontFaces } from './fonts.js';
 
 /**
  * The CSS of a site's effective customization: custom properties for every color scale of both
@@ -15,8 +16,18 @@ const FALLBACK_MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace'
 
 type Themed = { light: string; dark: string };
 
-export function themeCss(settings: Settings): string {
+/**
+ * @param fontsBase where the font files are served (`…/@livery/fonts/`): the chosen fonts then
+ *   get their `@font-face` rules; without it, the CSS names the fonts only.
+ */
+export function themeCss(settings: Settings, fontsBase?: string): string {
   const { styling } = settings;
+  const faces =
+    fontsBase === undefined
+      ? []
+      : [styling.font, styling.monospaceFont]
+          .map((font) => fontFaces(font, familyOf(font), fontsBase))
+          .filter((rules) => rules !== '');
   const colors: [string, Themed][] = [
     ['primary', styling.primaryColor],
     ['tint', styling.tint?.color ?? NEUTRAL],
@@ -45,6 +56,7 @@ export function themeCss(settings: Settings): string {
       .join('\n');
   return [
     '/* Livery: theme of the effective customization (docs/published-site.md) */',
+    ...faces,
     `:root {\n${shared.map((line) => `  ${line}`).join('\n')}\n}`,
     `:root, [data-theme="light"] {\n  color-scheme: light;\n${block('light')}\n}`,
     `[data-theme="dark"] {\n  color-scheme: dark;\n${block('dark')}\n}`,
@@ -72,5 +84,7 @@ const FAMILIES: Readonly<Record<string, string>> = {
 
 /** A CSS font-family list: the chosen font first, then a system fallback. */
 function fontStack(font: string, fallback: string): string {
-  return `"${FAMILIES[font] ?? font}", ${fallback}`;
+  return `"${familyOf(font)}", ${fallback}`;
 }
+
+const familyOf = (font: string) => FAMILIES[font] ?? font;

@@ -12,7 +12,9 @@ const cssTag = (settingsEtag: string) => `"css-${settingsEtag.replace(/"/g, '')}
 /** `GET …/customization/theme.css` (Livery extension): the theme of a variant's settings. */
 export const themeRoutes: FastifyPluginAsyncTypebox<{
   customization: CustomizationService;
-}> = async (app, { customization }) => {
+  /** Absolute address of the font files (PUBLIC_URL + `@livery/fonts/`). */
+  fontsBase: string;
+}> = async (app, { customization, fontsBase }) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization/theme.css',
     {
@@ -20,7 +22,7 @@ export const themeRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'getSiteSpaceThemeCss',
         summary: "The CSS of a site space's effective customization",
         description:
-          'Livery extension: custom properties for the 12-step scales of the primary, tint, info, success, warning and danger colors in both themes (`--primary-1` … `--primary-12`, `--primary-contrast`; light on `:root` and `[data-theme="light"]`, dark on `[data-theme="dark"]`), plus corners, fonts and link style. Answers 304 to a matching If-None-Match. See docs/published-site.md.',
+          'Livery extension: custom properties for the 12-step scales of the primary, tint, info, success, warning and danger colors in both themes (`--primary-1` … `--primary-12`, `--primary-contrast`; light on `:root` and `[data-theme="light"]`, dark on `[data-theme="dark"]`), plus corners, fonts (with `@font-face` rules for the chosen fonts, served by Livery under PUBLIC_URL) and link style. Answers 304 to a matching If-None-Match. See docs/published-site.md.',
         tags: ['site-customization', 'livery'],
         params: SiteSpaceParams,
         headers: Type.Object({
@@ -46,7 +48,7 @@ export const themeRoutes: FastifyPluginAsyncTypebox<{
       const etag = cssTag(settings.etag);
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const css = themeCss(JSON.parse(settings.json) as Settings);
+      const css = themeCss(JSON.parse(settings.json) as Settings, fontsBase);
       return reply.type('text/css; charset=utf-8').send(css);
     },
   );
