@@ -129,7 +129,7 @@ describe('renderPage: header, announcement, footer', () => {
     assert.match(html, /<img class="logo logo-dark" src="https:\/\/cdn.test\/logo-dark.svg"/);
     assert.match(
       html,
-      /<details class="dropdown"><summary class="header-link link">Guides <svg class="icon icon-chevronDown"[^]*?<\/svg><\/summary><ul><li><a class="header-sublink" href="https:\/\/e.test\/s">Start<\/a>/,
+      /<details class="dropdown"><summary class="header-link link">Guides <svg class="icon icon-chevronDown"[\s\S]*?<\/svg><\/summary><ul><li><a class="header-sublink" href="https:\/\/e.test\/s">Start<\/a>/,
     );
     assert.match(
       html,
@@ -254,11 +254,11 @@ describe('renderPage: the page', () => {
     const html = renderPage(view({ neighbours }));
     assert.match(
       html,
-      /<a class="prev" rel="prev" href="\/s\/acme\/intro"><small><svg class="icon icon-arrowLeft"[^]*?<\/svg>Previous<\/small> Intro<\/a>/,
+      /<a class="prev" rel="prev" href="\/s\/acme\/intro"><small><svg class="icon icon-arrowLeft"[\s\S]*?<\/svg>Previous<\/small> Intro<\/a>/,
     );
     assert.match(
       html,
-      /<a class="next" rel="next" href="\/s\/acme\/use"><small>Next<svg class="icon icon-arrowRight"[^]*?<\/svg><\/small> Use<\/a>/,
+      /<a class="next" rel="next" href="\/s\/acme\/use"><small>Next<svg class="icon icon-arrowRight"[\s\S]*?<\/svg><\/small> Use<\/a>/,
     );
     const off = renderPage(
       view({
