@@ -29,6 +29,8 @@ export interface SiteFrame {
   settings: Settings;
   tree: Tree;
   noindex: boolean;
+  /** A preview's theme, inline: no stylesheet address serves unsaved settings. */
+  inlineThemeCss?: string;
 }
 
 /** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
@@ -64,6 +66,7 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     noindex: frame.noindex,
     siteSpaceId: variant.id,
     siteKey: root,
+    ...(frame.inlineThemeCss === undefined ? {} : { inlineThemeCss: frame.inlineThemeCss }),
     base,
   };
 }
@@ -98,7 +101,8 @@ export function documentView(
   if (links.editHref !== undefined) view.editHref = links.editHref;
   if (links.interactive) {
     view.feedbackHref = `${frame.root}@livery/feedback`;
-    view.viewHref = `${frame.root}@livery/view`;
+    // A preview is not a visit: it reports no view.
+    if (frame.inlineThemeCss === undefined) view.viewHref = `${frame.root}@livery/view`;
   }
   return view;
 }

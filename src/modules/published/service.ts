@@ -1,21 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
-import { AppError, badRequest, invalidToken, notFound } from '../../errors.js';
-import { BEARER } from '../../http/auth.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
 import type { ContentService } from '../content/service.js';
 import { findByPath } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
-import { roleAtLeast } from '../identity/permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ShareLinksService } from '../share-links/service.js';
-import type { SiteVisibility } from '../sites/visibility.js';
 import { themeCss } from '../theme/css.js';
-import { VisitorTokenError } from '../visitor-auth/jwt.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
-import { type AccessDecision, decideAccess } from './access.js';
+import type { AccessDecision } from './access.js';
 import { locateVariant } from './address.js';
+import { derivedBy } from './derived.js';
 import {
   documentView,
   firstDocument,
@@ -26,6 +23,7 @@ import {
 } from './page-builder.js';
 import { type PageView, renderPage } from './page-html.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
+import { SiteAccess, type Visitor } from './site-access.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
@@ -35,12 +33,6 @@ export interface OpenSite {
   variants: readonly PublishedVariant[];
   /** The site's root as visitors address it (`/s/acme/`). */
   root: string;
-}
-
-export interface Visitor {
-  query: { share?: string | undefined; jwt_token?: string | undefined };
-  cookies: Readonly<Record<string, string | undefined>>;
-  authorization: string | undefined;
 }
 
 export interface PreviewInput {
@@ -60,6 +52,7 @@ export type PageAnswer =
 export class PublishedSiteService {
   /** Parsed effective settings, by their (cached, shared) JSON text. */
   private readonly parsed = new Map<string, Settings>();
+  private readonly siteAccess: SiteAccess;
 
   constructor(
     private readonly repo: PublishedRepository,
@@ -76,7 +69,9 @@ export class PublishedSiteService {
       /** PUBLIC_URL, ending with `/`: the absolute addresses of previews. */
       publicUrl: string;
     },
-  ) {}
+  ) {
+    this.siteAccess = new SiteAccess(deps);
+  }
 
   get mount(): string {
     return this.deps.mount;
@@ -89,55 +84,9 @@ export class PublishedSiteService {
     return { site, variants, root: `${this.deps.mount}${encodeURIComponent(address)}/` };
   }
 
-  /** Who may see the site: the decision of access.ts with the site's current credentials. */
-  async access(open: OpenSite, visitor: Visitor): Promise<AccessDecision> {
-    const { site } = open;
-    const visibility = site.visibility as SiteVisibility;
-    return decideAccess(
-      {
-        published: site.published === 1,
-        visibility,
-        member: await this.isPreviewingMember(site, visitor.authorization),
-        query: visitor.query,
-        cookies: visitor.cookies,
-        fallbackURL:
-          visibility === 'visitor-auth'
-            ? await this.deps.publishingAuth.fallbackURL(site.id)
-            : undefined,
-      },
-      {
-        shareKey: (key) => this.deps.shareLinks.verify(site.id, key),
-        visitorToken: async (token) => {
-          try {
-            await this.deps.publishingAuth.verify(site.id, token);
-            return true;
-          } catch (error) {
-            if (error instanceof VisitorTokenError) return false;
-            throw error;
-          }
-        },
-      },
-    );
-  }
-
-  /**
-   * An organization member previewing with an API token: role `read` at least and, for a scoped
-   * token, `site:read`. A token that is not valid is a 401 (whoever sends one expects it to
-   * count); a valid one of a non-member counts for nothing, so the site is not confirmed.
-   */
-  private async isPreviewingMember(site: SiteRow, header: string | undefined): Promise<boolean> {
-    if (header === undefined || header.trim() === '') return false;
-    const token = BEARER.exec(header)?.[1];
-    if (token === undefined) throw invalidToken();
-    const found = await this.deps.identity.authenticate(token, site.organization_id);
-    if (found === undefined) throw invalidToken();
-    const { role } = found;
-    const { scopes } = found.principal;
-    return (
-      role !== undefined &&
-      roleAtLeast(role, 'read') &&
-      (scopes === null || scopes.includes('site:read'))
-    );
+  /** Who may see the site (site-access.ts). */
+  access(open: OpenSite, visitor: Visitor): Promise<AccessDecision> {
+    return this.siteAccess.decide(open.site, visitor);
   }
 
   /** A page of the site at `segments` (after the site), or its styled 404. */
@@ -170,39 +119,16 @@ export class PublishedSiteService {
    * 220-page space costs ~1 ms to render (sidebar, Markdown); a hit costs a lookup.
    */
   private readonly rendered = new BoundedCache<PageAnswer>(RENDERED_BYTES);
-  private readonly settingsIds = new WeakMap<Settings, number>();
-  private readonly variantKeys = new WeakMap<readonly PublishedVariant[], string>();
   private nextSettingsId = 0;
-
-  private idOf(settings: Settings): number {
-    let id = this.settingsIds.get(settings);
-    if (id === undefined) {
-      id = ++this.nextSettingsId;
-      this.settingsIds.set(settings, id);
-    }
-    return id;
-  }
-
-  private variantsKey(variants: readonly PublishedVariant[]): string {
-    let key = this.variantKeys.get(variants);
-    if (key === undefined) {
-      key = JSON.stringify(variants);
-      this.variantKeys.set(variants, key);
-    }
-    return key;
-  }
-
-  private readonly themes = new WeakMap<Settings, string>();
+  private readonly idOf = derivedBy((_: Settings) => ++this.nextSettingsId);
+  private readonly variantsKey = derivedBy((variants: readonly PublishedVariant[]) =>
+    JSON.stringify(variants),
+  );
 
   /** The theme CSS of effective settings (computed once per settings version). */
-  themeCssOf(settings: Settings): string {
-    let css = this.themes.get(settings);
-    if (css === undefined) {
-      css = themeCss(settings, `${this.deps.mount}@livery/fonts/`);
-      this.themes.set(settings, css);
-    }
-    return css;
-  }
+  readonly themeCssOf = derivedBy((settings: Settings) =>
+    themeCss(settings, `${this.deps.mount}@livery/fonts/`),
+  );
 
   /** The page at `pagePath` of a frame's variant: the first page at '', groups lead below. */
   pageIn(frame: SiteFrame, pagePath: string): PageAnswer {
@@ -281,15 +207,8 @@ export class PublishedSiteService {
   }
 
   private html(status: 200 | 404, settings: Settings, view: PageView): PageAnswer {
-    if (this.inlineTheme.has(settings)) {
-      view.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
-      delete view.viewHref; // a preview is not a visit
-    }
     return { kind: 'html', status, html: renderPage(view), settings };
   }
-
-  /** Settings of previews: their theme goes inline, as no stylesheet address serves it. */
-  private readonly inlineTheme = new WeakSet<Settings>();
 
   /**
    * `POST …/sites/{siteId}/preview` (Livery extension): a page of a variant rendered with the
@@ -319,10 +238,11 @@ export class PublishedSiteService {
       variant.id,
       input.customization ?? {},
     );
-    this.inlineTheme.add(settings);
     const open = { site, variants, root: `${this.deps.publicUrl}${site.basename ?? site.id}/` };
     const frame = await this.frame(open, variant, true, settings);
     frame.assets = `${this.deps.publicUrl}@livery/`;
+    // No stylesheet address serves unsaved settings: the theme goes inline.
+    frame.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
     const answer = this.pageIn(frame, (input.pagePath ?? '').replace(/^\/+|\/+$/g, ''));
     if (answer.kind === 'redirect' || answer.status === 404) {
       throw badRequest(
