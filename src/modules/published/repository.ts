@@ -20,7 +20,7 @@ export class PublishedRepository {
   readonly variantsOf;
 
   constructor(db: Db) {
-    // A basename names one site (unique index); an id always names its site too.
+    // A basename names one site (unique index) and an id its site; no basename looks like an id.
     this.siteByAddress = prepareCached(
       db,
       (address: string) =>
@@ -28,7 +28,7 @@ export class PublishedRepository {
           .selectFrom('sites')
           .selectAll()
           .where((eb) => eb.or([eb('basename', '=', address), eb('id', '=', address)]))
-          .limit(2),
+          .limit(1),
       (rows): SiteRow | undefined => rows[0],
     );
     this.variantsOf = prepareCached(

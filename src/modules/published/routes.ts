@@ -8,7 +8,7 @@ import type { InsightsService } from '../insights/service.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
-import { ASSETS, contentTag } from './assets.js';
+import { ASSETS } from './assets.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 
@@ -97,20 +97,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   app.get('/s/@livery/:file', { schema: { hide: true } }, async (request, reply) => {
     const asset = ASSETS[(request.params as { file: string }).file];
     if (asset === undefined) return plain404(reply);
-    reply.header('etag', asset.etag).header('cache-control', 'public, max-age=3600');
-    if (ifNoneMatchHits(request.headers['if-none-match'], asset.etag))
-      return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    return sendTagged(request, reply, asset.etag, 'public, max-age=3600', asset.type, asset.body);
   });
 
   app.get('/s/@livery/fonts/:file', { schema: { hide: true } }, async (request, reply) => {
     const name = (request.params as { file: string }).file;
     const bytes = fontFile(name);
     if (bytes === undefined) return plain404(reply);
-    const etag = `"${name}"`; // the files change only with a new release of the fonts
-    reply.header('etag', etag).header('cache-control', 'public, max-age=604800');
-    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('font/woff2').send(bytes);
+    // The files change only with a new release of the fonts: their name is their version.
+    return sendTagged(request, reply, `"${name}"`, 'public, max-age=604800', 'font/woff2', bytes);
   });
 
   app.get('/s/:site/@livery/theme/:file', { schema: { hide: true } }, async (request, reply) => {
@@ -120,11 +115,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const variant = admitted.open.variants.find((v) => `${v.id}.css` === file);
     if (variant === undefined) return plain404(reply);
     const settings = await published.settingsOf(admitted.open.site, variant.id);
-    const css = published.themeCssOf(settings);
-    const etag = contentTag(css);
-    reply.header('etag', etag).header('cache-control', 'private, no-cache');
-    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('text/css; charset=utf-8').send(css);
+    const { css, etag } = published.themeCssOf(settings);
+    return sendTagged(request, reply, etag, 'private, no-cache', 'text/css; charset=utf-8', css);
   });
 
   app.post(
@@ -178,10 +170,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     if (admitted === undefined) return reply;
     const { open, segments, noindex } = admitted;
     const answer = await published.page(open, segments, noindex);
-    reply.header(
-      'cache-control',
-      open.site.visibility === 'public' && !noindex ? 'no-cache' : 'private, no-cache',
-    );
+    if (answer.kind === 'missing') return plain404(reply);
+    // Only a public site's pages (the one case served without noindex) may sit in shared caches.
+    reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
     if (answer.kind === 'redirect') return reply.code(302).redirect(answer.location);
     if (noindex) reply.header('x-robots-tag', 'noindex');
     const cookies = parseCookies(request.headers.cookie);
@@ -206,6 +197,20 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
 function trackedVisitor(request: FastifyRequest): string | undefined {
   const id = parseCookies(request.headers.cookie)[TRACKING_COOKIE];
   return id !== undefined && VISITOR_ID.test(id) ? id : undefined;
+}
+
+/** A body with its ETag and caching, or 304 to a matching If-None-Match. */
+function sendTagged(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  etag: string,
+  cacheControl: string,
+  type: string,
+  body: string | Buffer,
+) {
+  reply.header('etag', etag).header('cache-control', cacheControl);
+  if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.type(type).send(body);
 }
 
 export function plain404(reply: FastifyReply) {

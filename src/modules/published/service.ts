@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
+import type { Representation } from '../../versioned.js';
 import type { ContentService } from '../content/service.js';
 import { findByPath } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
@@ -12,6 +13,7 @@ import { themeCss } from '../theme/css.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access.js';
 import { locateVariant } from './address.js';
+import { contentTag } from './assets.js';
 import { derivedBy } from './derived.js';
 import {
   documentView,
@@ -43,15 +45,14 @@ export interface PreviewInput {
 
 export type PageAnswer =
   | { kind: 'html'; status: 200 | 404; html: string; settings: Settings }
-  | { kind: 'redirect'; location: string };
+  | { kind: 'redirect'; location: string }
+  | { kind: 'missing' };
 
 /**
  * The published site (issue 7, docs/published-site.md): which site an address names, who may see
  * it, and each page as HTML from the variant's effective customization and current content.
  */
 export class PublishedSiteService {
-  /** Parsed effective settings, by their (cached, shared) JSON text. */
-  private readonly parsed = new Map<string, Settings>();
   private readonly siteAccess: SiteAccess;
 
   constructor(
@@ -92,7 +93,7 @@ export class PublishedSiteService {
   /** A page of the site at `segments` (after the site), or its styled 404. */
   async page(open: OpenSite, segments: readonly string[], noindex: boolean): Promise<PageAnswer> {
     const located = locateVariant(segments, open.variants);
-    if (located === undefined) throw new AppError(404, 'Not found');
+    if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
     if (located.kind === 'redirect-to-root') {
       return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
     }
@@ -125,10 +126,11 @@ export class PublishedSiteService {
     JSON.stringify(variants),
   );
 
-  /** The theme CSS of effective settings (computed once per settings version). */
-  readonly themeCssOf = derivedBy((settings: Settings) =>
-    themeCss(settings, `${this.deps.mount}@livery/fonts/`),
-  );
+  /** The theme CSS of effective settings and its ETag (computed once per settings version). */
+  readonly themeCssOf = derivedBy((settings: Settings) => {
+    const css = themeCss(settings, `${this.deps.mount}@livery/fonts/`);
+    return { css, etag: contentTag(css) };
+  });
 
   /** The page at `pagePath` of a frame's variant: the first page at '', groups lead below. */
   pageIn(frame: SiteFrame, pagePath: string): PageAnswer {
@@ -162,19 +164,18 @@ export class PublishedSiteService {
 
   /** The effective settings of a variant (parsed once per settings version). */
   async settingsOf(site: SiteRow, variantId: string): Promise<Settings> {
-    const { json } = await this.deps.customization.getVariant(
+    const representation = await this.deps.customization.getVariant(
       site.organization_id,
       site.id,
       variantId,
     );
-    let settings = this.parsed.get(json);
-    if (settings === undefined) {
-      if (this.parsed.size >= 1_000) this.parsed.clear();
-      settings = JSON.parse(json) as Settings;
-      this.parsed.set(json, settings);
-    }
-    return settings;
+    return this.parsedSettings(representation);
   }
+
+  /** The customization service answers one representation object per settings version. */
+  private readonly parsedSettings = derivedBy(
+    (representation: Representation) => JSON.parse(representation.json) as Settings,
+  );
 
   async frame(
     open: OpenSite,
@@ -244,7 +245,7 @@ export class PublishedSiteService {
     // No stylesheet address serves unsaved settings: the theme goes inline.
     frame.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
     const answer = this.pageIn(frame, (input.pagePath ?? '').replace(/^\/+|\/+$/g, ''));
-    if (answer.kind === 'redirect' || answer.status === 404) {
+    if (answer.kind !== 'html' || answer.status === 404) {
       throw badRequest(
         `body.pagePath: no document page at ${JSON.stringify(input.pagePath)} in this site-space`,
       );
