@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BACKEND, createTestDatabase, type TestDatabase } from './helpers/backend.js';
+import { BACKEND } from './helpers/backend.js';
 import { call, type Reply } from './helpers/load.js';
-import { type ServerProcess, startTwo } from './helpers/process.js';
+import type { ServerProcess } from './helpers/process.js';
+import { startTwoOnFreshDatabase, type TwoProcesses } from './helpers/two-processes.js';
 
 const TOKEN = 'gb_multi-process-content-token-0123456789';
 
@@ -39,21 +40,15 @@ function wonOrBusy(reply: Reply, what: string): boolean {
  * write may be lost or applied twice, and a write through one process is what the other reads.
  */
 describe(`content writes from two processes, one database (${BACKEND})`, () => {
-  let database: TestDatabase;
+  let two: TwoProcesses;
   let a: ServerProcess;
   let b: ServerProcess;
   let orgId: string;
   before(async () => {
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LIVERY_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'info' };
-    [a, b] = await startTwo(env);
-    const orgs = await call(a.url, TOKEN, 'GET', '/v1/orgs');
-    orgId = ((orgs.body.items as { id: string }[])[0] as { id: string }).id;
+    two = await startTwoOnFreshDatabase(TOKEN);
+    ({ a, b, orgId } = two);
   });
-  after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await database.dispose();
-  });
+  after(async () => two?.close());
 
   const ok = async (reply: Promise<Reply>, status = 200): Promise<Record<string, unknown>> => {
     const r = await reply;

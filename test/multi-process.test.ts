@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BACKEND, createTestDatabase, type TestDatabase } from './helpers/backend.js';
+import { BACKEND, createTestDatabase } from './helpers/backend.js';
 import { call, type Reply } from './helpers/load.js';
-import { run, type ServerProcess, startServer, startTwo } from './helpers/process.js';
+import { run, type ServerProcess, startServer } from './helpers/process.js';
+import { startTwoOnFreshDatabase, type TwoProcesses } from './helpers/two-processes.js';
 
 const TOKEN = 'gb_multi-process-test-token-0123456789';
 
@@ -12,21 +13,15 @@ const TOKEN = 'gb_multi-process-test-token-0123456789';
  * host share a file the same way).
  */
 describe(`two processes, one database (${BACKEND})`, () => {
-  let database: TestDatabase;
+  let two: TwoProcesses;
   let a: ServerProcess;
   let b: ServerProcess;
   let orgId: string;
   before(async () => {
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LIVERY_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'info' };
-    [a, b] = await startTwo(env);
-    const orgs = await call(a.url, TOKEN, 'GET', '/v1/orgs');
-    orgId = ((orgs.body.items as { id: string }[])[0] as { id: string }).id;
+    two = await startTwoOnFreshDatabase(TOKEN);
+    ({ a, b, orgId } = two);
   });
-  after(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await database.dispose();
-  });
+  after(async () => two?.close());
 
   test('starting together on an empty database: migrated once, bootstrapped once', async () => {
     const orgs = await call(b.url, TOKEN, 'GET', '/v1/orgs');
@@ -71,7 +66,7 @@ describe(`two processes, one database (${BACKEND})`, () => {
   test('a token revoked by another process (the CLI) is refused by both at once', async () => {
     const user = await call(a.url, TOKEN, 'GET', '/v1/user');
     const cli = (...args: string[]) =>
-      run(['--import', 'tsx', 'src/cli.ts', ...args], { DATABASE_URL: database.url });
+      run(['--import', 'tsx', 'src/cli.ts', ...args], { DATABASE_URL: two.databaseUrl });
     const created = await cli('tokens', 'create', '--user', user.body.id as string);
     assert.equal(created.code, 0, created.stderr);
     const token = /(gb_\S+)/.exec(created.stdout)?.[1] ?? '';
