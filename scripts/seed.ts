@@ -27,6 +27,8 @@ import { isPostgres } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { SiteRow, SiteSpaceRow, SpaceRow } from '../src/db/schema.js';
 import { createBodyAjv } from '../src/http/validation.js';
+import { canonicalPatch } from '../src/modules/customization/canonical.js';
+import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
 import { mergeOverride, settingsFromInput } from '../src/modules/customization/merge.js';
 import {
   OverridePatchSchema,
@@ -227,6 +229,8 @@ async function seedSites(
           override_version: override === null ? 0 : 1,
           override_updated_at: override === null ? null : at,
           condition: null,
+          title: null,
+          hidden: 0,
         });
       }
     }
@@ -303,11 +307,14 @@ const link = (title: string, path: string) => ({
   to: { kind: 'url' as const, url: `https://example.com/${path}` },
 });
 
+/** A body in stored form; a seeded variant has no override yet, so it edits the defaults. */
+const stored = (body: SettingsPatch) => canonicalPatch(body, () => DEFAULT_SETTINGS.pageActions);
+
 /**
  * The customization documents, as the API stores them: bodies a client could send, validated by
  * the API's own body schemas, turned into stored JSON by the API's own functions (a PUT stores
  * `settingsFromInput(body)`; a PATCH on a variant without override stores
- * `mergeOverride({}, body)`).
+ * `mergeOverride({}, body)`; both after `canonicalPatch`).
  */
 class Documents {
   private readonly validPut = createBodyAjv().compile(SettingsInputSchema);
@@ -327,7 +334,7 @@ class Documents {
       agents_context: 'included',
       created_at: at,
       updated_at: at,
-      customization: body === undefined ? null : JSON.stringify(settingsFromInput(body)),
+      customization: body === undefined ? null : JSON.stringify(settingsFromInput(stored(body))),
       customization_version: body === undefined ? 0 : 1,
       customization_updated_at: body === undefined ? null : at,
       proxy: null,
@@ -347,7 +354,7 @@ class Documents {
         : { title: `${siteTitle} v${k + 1}`, announcement: this.announcement(`Version ${k + 1}`) };
     if ((i + k) % 2 === 0) body.styling = { primaryColor: this.color(i * 7 + k) };
     if (!this.validPatch(body)) throw new Error(`invalid PATCH body ${JSON.stringify(body)}`);
-    return JSON.stringify(mergeOverride({}, body));
+    return JSON.stringify(mergeOverride({}, stored(body)));
   }
 
   /** Four shapes of PUT body, from a title and colors to header, footer and announcement. */

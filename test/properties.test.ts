@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { createBodyAjv } from '../src/http/validation.js';
+import { canonicalPatch, pageActionsOf } from '../src/modules/customization/canonical.js';
+import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
 import {
   effectiveSettings,
   mergeOverride,
@@ -26,8 +28,13 @@ const ajv = createBodyAjv();
 const isSettings = ajv.compile(SettingsSchema);
 const isOverridePatch = ajv.compile(OverridePatchSchema);
 
-const settings = arbitraryFor(SettingsSchema as never) as fc.Arbitrary<Settings>;
-const patch = arbitraryFor(OverridePatchSchema as never) as fc.Arbitrary<SettingsPatch>;
+/** Settings in stored form: `pageActions` booleans follow `items`, no empty header condition. */
+const settings = (arbitraryFor(SettingsSchema as never) as fc.Arbitrary<Settings>).map(
+  (s) => canonicalPatch(s, () => pageActionsOf([])) as Settings,
+);
+/** PATCH bodies as sent, and in stored form (what the merge functions receive). */
+const sentPatch = arbitraryFor(OverridePatchSchema as never) as fc.Arbitrary<SettingsPatch>;
+const patch = sentPatch.map((p) => canonicalPatch(p, () => DEFAULT_SETTINGS.pageActions));
 /** A stored override is whatever PATCH bodies leave behind. */
 const storedOverride = patch.map((p) => mergeOverride({}, p));
 
@@ -38,7 +45,7 @@ describe('properties of the merge (pure functions, many runs)', () => {
       { numRuns: 300 },
     );
     fc.assert(
-      fc.property(patch, (p) => isOverridePatch(p)),
+      fc.property(sentPatch, (p) => isOverridePatch(p)),
       { numRuns: 300 },
     );
   });
@@ -119,7 +126,7 @@ describe('properties through HTTP (real app, real database)', () => {
 
   test('PATCH twice = PATCH once, PATCH {} changes nothing, effective settings validate', async () => {
     await fc.assert(
-      fc.asyncProperty(patch, async (p) => {
+      fc.asyncProperty(sentPatch, async (p) => {
         const once = await t.request({ method: 'PATCH', url: variant(), payload: p });
         const effective = expectStatus(once, 200);
         assert.ok(isSettings(effective), JSON.stringify(isSettings.errors));

@@ -10,6 +10,8 @@ import * as m0006 from './migrations/0006_teams.js';
 import * as m0007 from './migrations/0007_invites.js';
 import * as m0008 from './migrations/0008_content.js';
 import * as m0009 from './migrations/0009_missing_initial_revisions.js';
+import * as m0010 from './migrations/0010_customization_0202.js';
+import * as m0011 from './migrations/0011_gitbook_0202_inputs.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -23,6 +25,8 @@ export const migrations: Record<string, Migration> = {
   '0007_invites': m0007,
   '0008_content': m0008,
   '0009_missing_initial_revisions': m0009,
+  '0010_customization_0202': m0010,
+  '0011_gitbook_0202_inputs': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,6 +23,11 @@ function describe(error: ErrorObject, part: string, nullAllowed: boolean): strin
   const at = pathOf(part, error.instancePath);
   const params = error.params as Record<string, unknown>;
   const orNull = nullAllowed ? ' or null' : '';
+  // A map's key that is not allowed (e.g. a language code of `localizedTitle`).
+  const key = (error as { propertyName?: unknown }).propertyName;
+  if (typeof key === 'string' && error.keyword === 'enum') {
+    return `${pathOf(part, error.instancePath, key)} is not a known key: keys must be one of ${listOf(params.allowedValues as unknown[])}`;
+  }
   switch (error.keyword) {
     case 'required':
       return `${at}.${String(params.missingProperty)} is required`;
@@ -35,7 +40,7 @@ function describe(error: ErrorObject, part: string, nullAllowed: boolean): strin
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).filter((v) => v !== null);
       const nullable = allowed.length < (params.allowedValues as unknown[]).length;
-      return `${at} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}${nullable ? ' or null' : ''}${got(error.data)}`;
+      return `${at} must be one of ${listOf(allowed)}${nullable ? ' or null' : ''}${got(error.data)}`;
     }
     case 'const':
       return `${at} must be ${JSON.stringify(params.allowedValue)}${got(error.data)}`;
@@ -48,6 +53,8 @@ function describe(error: ErrorObject, part: string, nullAllowed: boolean): strin
       return `${at} must be at most ${String(params.limit)} characters long`;
     case 'maxItems':
       return `${at} must have at most ${String(params.limit)} items`;
+    case 'minItems':
+      return `${at} must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
     case 'maxProperties':
       return `${at} must have at most ${String(params.limit)} field(s)${hint(error)}`;
     case 'minimum':
@@ -60,6 +67,13 @@ function describe(error: ErrorObject, part: string, nullAllowed: boolean): strin
     default:
       return `${at} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/** Allowed values, quoted; a long enumeration is cut short (GET /openapi.json has them all). */
+function listOf(values: readonly unknown[]): string {
+  const quoted = values.map((v) => JSON.stringify(v));
+  if (quoted.length <= 20) return quoted.join(', ');
+  return `${quoted.slice(0, 12).join(', ')}, … (${quoted.length} values, listed in GET /openapi.json)`;
 }
 
 function isNullBranch(error: ErrorObject): boolean {

@@ -50,10 +50,13 @@ export function arbitraryFor(schema: Schema): fc.Arbitrary<unknown> {
       });
     case 'string':
       return stringFor(schema);
-    case 'array':
+    case 'array': {
+      const minLength = (schema.minItems as number | undefined) ?? 0;
       return fc.array(arbitraryFor(schema.items as Schema), {
-        maxLength: Math.min((schema.maxItems as number | undefined) ?? 3, 3),
+        minLength,
+        maxLength: Math.max(minLength, Math.min((schema.maxItems as number | undefined) ?? 3, 3)),
       });
+    }
     case 'object':
       return objectFor(schema);
     default:
@@ -76,6 +79,15 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
 }
 
 function objectFor(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
+  const names = (schema.propertyNames as Schema | undefined)?.enum as string[] | undefined;
+  const values = schema.additionalProperties;
+  if (names !== undefined && typeof values === 'object') {
+    // A map with known keys (a localized text): a few of them, each with a value.
+    return fc.dictionary(fc.constantFrom(...names), arbitraryFor(values as Schema), {
+      maxKeys: 3,
+      noNullPrototype: true,
+    });
+  }
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   const model: Record<string, fc.Arbitrary<unknown>> = {};

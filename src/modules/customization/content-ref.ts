@@ -4,7 +4,8 @@ import { Leaf } from './schema-kit.js';
 /** A URL a visitor's browser may follow: absolute http(s), or mailto: for contact links. */
 export const LINK_URL_PATTERN = '^(?:[hH][tT][tT][pP][sS]?://|[mM][aA][iI][lL][tT][oO]:)';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+// GitBook sets no bound on ids; 256 is Livery's (an id that long is not one).
+const Id = (description: string) => Type.String({ maxLength: 256, description });
 
 const ref = <K extends string, P extends Parameters<typeof Leaf>[0]>(kind: K, properties: P) =>
   Leaf({ kind: Type.Literal(kind), ...properties });
@@ -25,6 +26,10 @@ const kinds = [
   ref('space', { space: Id('ID of the space') }),
   ref('reusable-content', {
     reusableContent: Id('ID of the reusable content'),
+    space: Type.Optional(Id('ID of the space')),
+  }),
+  ref('tag', {
+    tag: Id('Slug of a tag of the revision'),
     space: Type.Optional(Id('ID of the space')),
   }),
   ref('openapi', { spec: Id('Slug of the OpenAPI specification') }),

@@ -19,6 +19,10 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
     monospaceFont: 'IBMPlexMono',
     background: 'plain',
     icons: 'regular',
+    codeTheme: {
+      default: { light: 'default-light', dark: 'default-dark' },
+      openapi: { light: 'default-light', dark: 'default-dark' },
+    },
     sidebar: { background: 'default', list: 'default' },
     search: 'prominent',
   },
@@ -33,12 +37,13 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
   ai: { mode: 'search', pageLinkSummaries: { enabled: false } },
   advancedCustomization: { enabled: true },
   git: { showEditLink: false },
-  pageActions: { externalAI: true, markdown: true },
+  pageActions: { items: ['markdown', 'external-ai'], externalAI: true, markdown: true },
   externalLinks: { target: 'self' },
   pagination: { enabled: true },
   trademark: { enabled: true },
   privacyPolicy: {},
   socialPreview: {},
+  socialAccounts: [],
   insights: { trackingCookie: true },
 });
 
@@ -46,7 +51,7 @@ export const DEFAULT_SETTINGS: Settings = deepFreeze({
  * Bump when DEFAULT_SETTINGS changes: it is part of every customization ETag, so a client's cached
  * copy of a never-customized site is not taken as current after an upgrade.
  */
-export const DEFAULTS_REVISION = 1;
+export const DEFAULTS_REVISION = 2;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

@@ -86,7 +86,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'updateSiteCustomizationById',
         summary: 'Update a site customization settings',
         description:
-          'Full replacement: fields left out, or null, take their defaults. Answers the complete stored settings.',
+          'Full replacement: fields left out, or null, take their defaults. Accepts bodies of GitBook 0.130 and 0.202 alike (pageActions as {items} or {externalAI, markdown}; docs/customization.md). Answers the complete stored settings.',
         tags: ['site-customization'],
         params: SiteParams,
         headers: IfMatch,
@@ -135,7 +135,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'overrideSiteSpaceCustomizationById',
         summary: 'Override a site space customization settings',
         description:
-          "Merges the body into the variant's stored override: absent fields are unchanged, groups merge field by field, other values replace whole, null removes the field from the override (title: null unsets the title). Answers the new effective settings.",
+          "Merges the body into the variant's stored override: absent fields are unchanged, groups merge field by field, other values replace whole, null removes the field from the override (title: null unsets the title). Every settings field but ai, advancedCustomization and insights may be overridden. Answers the new effective settings.",
         tags: ['site-customization'],
         params: SiteSpaceParams,
         headers: IfMatch,

@@ -16,6 +16,8 @@ const COMPLETE = Symbol('livery.complete');
 const mark = (schema: TSchema, marker: symbol) =>
   Object.defineProperty(schema, marker, { value: true, enumerable: false });
 const groups = { has: (schema: TSchema) => GROUP in schema };
+/** A leaf whose PUT/PATCH form differs from its stored form (see `withInputForm`). */
+const INPUT = Symbol('livery.input');
 const completeGroups = { has: (schema: TSchema) => COMPLETE in schema };
 
 export interface GroupOptions {
@@ -55,6 +57,20 @@ export function Enum<const V extends readonly string[]>(values: V, description?:
 }
 
 /**
+ * Declares what a leaf accepts in PUT and PATCH bodies when that differs from what is stored and
+ * answered (e.g. `pageActions`, whose input may be either API generation's form): the service
+ * turns the input form into the stored form before any merge.
+ */
+export function withInputForm<T extends TSchema>(schema: T, input: JsonSchema): T {
+  return Object.defineProperty(schema, INPUT, { value: input, enumerable: false });
+}
+
+function inputFormOf(schema: TSchema): JsonSchema {
+  const input = (schema as unknown as Record<symbol, JsonSchema | undefined>)[INPUT];
+  return input ?? plain(schema);
+}
+
+/**
  * Nested field names of the groups in a schema. `{styling: {sidebar: {}}, header: {}, …}` says
  * that `styling`, `styling.sidebar` and `header` merge field by field; every other field is a leaf.
  */
@@ -86,7 +102,7 @@ export function patchSchemaOf(
   const required = complete ? ((schema as { required?: string[] }).required ?? []) : [];
   const properties: Record<string, unknown> = {};
   for (const [key, property] of Object.entries(propertiesOf(schema))) {
-    const inner = groups.has(property) ? patchSchemaOf(property) : plain(property);
+    const inner = groups.has(property) ? patchSchemaOf(property) : inputFormOf(property);
     properties[key] = required.includes(key) ? inner : nullable(inner);
   }
   for (const [key, reason] of Object.entries(forbidden)) {

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { notFound, preconditionFailed } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Precondition, Representation } from '../../versioned.js';
+import { canonicalPatch } from './canonical.js';
 import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from './defaults.js';
 import {
   effectiveSettings,
@@ -56,7 +57,7 @@ export class CustomizationService {
     input: SettingsPatch,
     precondition: Precondition,
   ): Promise<Representation> {
-    const settings = settingsFromInput(input);
+    const settings = settingsFromInput(canonicalPatch(input, () => DEFAULT_SETTINGS.pageActions));
     const json = JSON.stringify(settings);
     return this.repo.update(async (unit) => {
       const record = await requireSite(unit, organizationId, siteId);
@@ -97,7 +98,7 @@ export class CustomizationService {
       const current = this.variantRepresentation(record);
       if (!precondition(current.etag)) throw preconditionFailed(current.etag);
       const stored = parseOverride(record.override);
-      const next = mergeOverride(stored, patch);
+      const next = mergeOverride(stored, canonicalForVariant(record, stored, patch));
       if (isDeepStrictEqual(next, stored)) return current;
       const json = isEmptyOverride(next) ? null : JSON.stringify(next);
       const at = now();
@@ -122,8 +123,12 @@ export class CustomizationService {
     patch: SettingsPatch,
   ): Promise<Settings> {
     const record = await requireVariant(this.repo, organizationId, siteId, siteSpaceId);
+    const stored = parseOverride(record.override);
     const site = parse(siteRepresentation(record).json);
-    return effectiveSettings(site, mergeOverride(parseOverride(record.override), patch));
+    return effectiveSettings(
+      site,
+      mergeOverride(stored, canonicalForVariant(record, stored, patch)),
+    );
   }
 
   /** Removes the override; says whether there was one. */
@@ -200,6 +205,18 @@ async function requireVariant(
   if (record !== undefined) return record;
   await requireSite(reader, organizationId, siteId); // says which of the two is missing
   throw notFound('site-space', siteSpaceId);
+}
+
+/** A PATCH body in stored form; its `pageActions` booleans edit the variant's current value. */
+function canonicalForVariant(
+  record: VariantCustomizationRecord,
+  stored: Override,
+  patch: SettingsPatch,
+): SettingsPatch {
+  return canonicalPatch(
+    patch,
+    () => effectiveSettings(parse(siteRepresentation(record).json), stored).pageActions,
+  );
 }
 
 // ETags come from the stored versions (and the defaults' revision) alone: no hashing.

@@ -1,88 +1,35 @@
 import { type Static, Type } from 'typebox';
 import { ContentRefSchema } from './content-ref.js';
-import { Enum, Group, Leaf, nullable, patchSchemaOf, shapeOf } from './schema-kit.js';
+import { Enum, Group, Leaf, patchSchemaOf, shapeOf } from './schema-kit.js';
+import {
+  ContentLink,
+  Favicon,
+  Font,
+  FooterGroup,
+  HeaderItem,
+  LocalizedText,
+  MAX_LINKS,
+  MonospaceFont,
+  PageActions,
+  type PageActionsInput,
+  SocialAccount,
+  ThemedCodeTheme,
+  ThemedColor,
+  ThemedUrl,
+  Url,
+} from './settings-parts.js';
+import { LOCALES } from './vocabulary.js';
+
+export { COLOR_PATTERN, HTTP_URL_PATTERN } from './settings-parts.js';
 
 /**
- * The site customization settings object: the fields of the specification, with GitBook 0.130's
- * enumerations and limits, plus the 0.130 fields the specification does not list (`styling.depth`,
- * `styling.monospaceFont`, `styling.background`, `header.preset`, `ai.mode`, `pageActions`,
- * `externalLinks`, `header.*Item.condition`) so that a body typed by the official client is
- * accepted as is. See docs/customization.md.
+ * The site customization settings object: the fields of the specification, with GitBook's
+ * enumerations and limits, plus every field of GitBook 0.130 and 0.202 that the specification
+ * does not list, so that a body typed by either official client is accepted as is, and an answer
+ * is valid under 0.202 (and under 0.130 wherever the two agree). See docs/customization.md.
  */
 
-export const COLOR_PATTERN = '^#(?:[0-9a-fA-F]{3}){1,2}$';
-export const HTTP_URL_PATTERN = '^[hH][tT][tT][pP][sS]?://';
-
-const Color = Type.String({ pattern: COLOR_PATTERN, description: 'Hex color, #rgb or #rrggbb' });
-const Url = Type.String({
-  format: 'uri',
-  pattern: HTTP_URL_PATTERN,
-  maxLength: 2048,
-  description: 'Absolute http(s) URL',
-});
-const ThemedColor = Leaf({ light: Color, dark: Color }, 'A color for the light and the dark theme');
-const ThemedUrl = Leaf({ light: Url, dark: Url }, 'A URL for the light and the dark theme');
-const LinkTitle = Type.String({ maxLength: 64 });
-
-const ContentLink = Leaf({ title: LinkTitle, to: ContentRefSchema });
-
-const HeaderItem = Leaf({
-  title: LinkTitle,
-  style: Type.Optional(Enum(['link', 'button-primary', 'button-secondary'])),
-  to: Type.Unsafe<Static<typeof ContentRefSchema> | null>(nullable({ ...ContentRefSchema })),
-  links: Type.Array(ContentLink, { maxItems: 50, description: 'Sub-links (a dropdown)' }),
-  condition: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-});
-
-const FooterGroup = Leaf({
-  title: LinkTitle,
-  links: Type.Array(ContentLink, { maxItems: 50 }),
-});
-
-const Favicon = Type.Object(
-  {
-    icon: Type.Optional(ThemedUrl),
-    emoji: Type.Optional(Type.String({ format: 'emoji', maxLength: 50 })),
-  },
-  {
-    additionalProperties: false,
-    maxProperties: 1,
-    description: 'Either {icon: {light, dark}}, {emoji}, or {} for no favicon',
-  },
-);
-
 const Switch = (description: string) => Group({ enabled: Type.Boolean({ description }) });
-
-const FONTS = [
-  'ABCFavorit',
-  'Inter',
-  'Roboto',
-  'RobotoSlab',
-  'OpenSans',
-  'SourceSansPro',
-  'Lato',
-  'Ubuntu',
-  'Raleway',
-  'Merriweather',
-  'Overpass',
-  'NotoSans',
-  'IBMPlexSerif',
-  'Poppins',
-  'FiraSans',
-] as const;
-
-const MONOSPACE_FONTS = [
-  'FiraCode',
-  'IBMPlexMono',
-  'JetBrainsMono',
-  'SourceCodePro',
-  'RobotoMono',
-  'SpaceMono',
-  'DMMono',
-  'Inconsolata',
-] as const;
-
-const LOCALES = ['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br'] as const;
 
 export const SettingsSchema = Group({
   title: Type.Optional(
@@ -92,6 +39,7 @@ export const SettingsSchema = Group({
       description: 'Title of the published site; the content title is used when unset',
     }),
   ),
+  localizedTitle: Type.Optional(LocalizedText(128)),
   styling: Group({
     theme: Enum(['clean', 'muted', 'bold', 'gradient']),
     primaryColor: ThemedColor,
@@ -103,10 +51,12 @@ export const SettingsSchema = Group({
     corners: Enum(['straight', 'rounded', 'circular']),
     depth: Enum(['subtle', 'flat']),
     links: Enum(['default', 'accent']),
-    font: Enum(FONTS),
-    monospaceFont: Enum(MONOSPACE_FONTS),
+    font: Font,
+    headingFont: Type.Optional(Font),
+    monospaceFont: MonospaceFont,
     background: Enum(['plain', 'match'], 'Deprecated by GitBook in favour of tint'),
     icons: Enum(['regular', 'solid', 'duotone', 'light', 'thin']),
+    codeTheme: Group({ default: ThemedCodeTheme, openapi: ThemedCodeTheme }),
     sidebar: Group({
       background: Enum(['default', 'filled']),
       list: Enum(['default', 'pill', 'line']),
@@ -118,13 +68,14 @@ export const SettingsSchema = Group({
   header: Group({
     preset: Enum(['default', 'bold', 'contrast', 'custom', 'none'], 'Deprecated by GitBook'),
     logo: Type.Optional(ThemedUrl),
+    primaryLink: Type.Optional(ContentRefSchema),
     backgroundColor: Type.Optional(ThemedColor),
     linkColor: Type.Optional(ThemedColor),
-    links: Type.Array(HeaderItem, { maxItems: 50 }),
+    links: Type.Array(HeaderItem, { maxItems: MAX_LINKS }),
   }),
   footer: Group({
     logo: Type.Optional(ThemedUrl),
-    groups: Type.Array(FooterGroup, { maxItems: 50 }),
+    groups: Type.Array(FooterGroup, { maxItems: MAX_LINKS }),
     copyright: Type.Optional(Type.String({ maxLength: 512 })),
   }),
   announcement: Type.Optional(
@@ -132,6 +83,7 @@ export const SettingsSchema = Group({
       {
         enabled: Type.Boolean(),
         message: Type.String({ minLength: 2, maxLength: 128 }),
+        localizedMessage: Type.Optional(LocalizedText(128)),
         link: Type.Optional(ContentLink),
         style: Enum(['info', 'warning', 'danger', 'success']),
       },
@@ -139,26 +91,35 @@ export const SettingsSchema = Group({
     ),
   ),
   themes: Group({
-    default: Enum(['light', 'dark']),
+    default: Enum(['light', 'dark', 'system']),
     toggeable: Type.Boolean({ description: 'Whether visitors can switch between light and dark' }),
   }),
   pdf: Switch('PDF export'),
   feedback: Switch('Page feedback widget'),
   aiSearch: Switch('AI search'),
   ai: Group({
-    mode: Enum(['none', 'search', 'assistant'], 'GitBook 0.130 AI mode'),
+    mode: Enum(['none', 'search', 'assistant'], 'AI features of the site'),
+    greeting: Type.Optional(Type.String({ maxLength: 256 })),
+    localizedGreeting: Type.Optional(LocalizedText(128)),
+    suggestions: Type.Optional(
+      Type.Array(Type.String({ minLength: 3, maxLength: 64 }), { maxItems: 5 }),
+    ),
+    instructions: Type.Optional(
+      Type.String({ maxLength: 10_000, description: 'For the assistant; never published' }),
+    ),
     pageLinkSummaries: Switch('Summaries of linked pages'),
   }),
   advancedCustomization: Switch('Advanced customization'),
   git: Group({
     showEditLink: Type.Boolean({ description: 'Link to edit the page on the git host' }),
   }),
-  pageActions: Group({ externalAI: Type.Boolean(), markdown: Type.Boolean() }),
+  pageActions: PageActions,
   externalLinks: Group({ target: Enum(['self', 'blank']) }),
   pagination: Switch('Previous/next links'),
   trademark: Switch('"Powered by" trademark'),
   privacyPolicy: Group({ url: Type.Optional(Url) }),
   socialPreview: Group({ url: Type.Optional(Url) }),
+  socialAccounts: Type.Array(SocialAccount, { maxItems: 10 }),
   insights: Group({ trackingCookie: Type.Boolean() }),
 });
 
@@ -188,5 +149,7 @@ export const OverridePatchSchema = Type.Unsafe<SettingsPatch>(
  * the schema enforces that they are complete.
  */
 export type SettingsPatch = DeepPatch<Settings>;
-type DeepPatch<T> = { [K in keyof T]?: PatchOf<NonNullable<T[K]>> | null };
+type DeepPatch<T> = {
+  [K in keyof T]?: (K extends 'pageActions' ? PageActionsInput : PatchOf<NonNullable<T[K]>>) | null;
+};
 type PatchOf<V> = V extends readonly unknown[] ? V : V extends object ? DeepPatch<V> : V;
