@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 
 // What differs between SQLite and PostgreSQL in how Livery uses them, in one place, so
 // repositories and migrations stay dialect-free.
@@ -31,4 +31,20 @@ export function lockRows<Q extends { forUpdate(of?: never): Q }>(
 export async function lockBootstrap(trx: AnyDb): Promise<void> {
   if (isPostgres(trx))
     await sql`select pg_advisory_xact_lock(hashtext(current_schema()))`.execute(trx);
+}
+
+/**
+ * The text at `path` inside a JSON document stored as text (Livery's JSON columns), or null when
+ * the column is null or the path leads nowhere: `json_extract` on SQLite, `#>>` on PostgreSQL.
+ * `path` comes from code, never from a request.
+ */
+export function jsonTextAt(
+  db: AnyDb,
+  column: string,
+  path: readonly string[],
+): RawBuilder<string | null> {
+  if (!path.every((key) => /^[A-Za-z]+$/.test(key))) throw new Error(`Bad JSON path ${path}`);
+  return isPostgres(db)
+    ? sql<string | null>`(${sql.ref(column)}::jsonb #>> ${sql.lit(`{${path.join(',')}}`)})`
+    : sql<string | null>`json_extract(${sql.ref(column)}, ${sql.lit(`$.${path.join('.')}`)})`;
 }

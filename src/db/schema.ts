@@ -120,6 +120,10 @@ export interface SpaceRow {
   revision_id: string;
   created_at: string;
   updated_at: string;
+  /** An absolute URL of the space's icon, or null (a space has an emoji or an icon). */
+  icon: string | null;
+  /** The language set explicitly (a TranslationLanguage), or null: derived from its variants. */
+  language: string | null;
 }
 
 export interface SiteRow {
@@ -158,6 +162,10 @@ export interface SiteSpaceRow {
   override_updated_at: string | null;
   /** Visitor condition expression, or null. */
   condition: string | null;
+  /** The variant's own title (addSpaceToSite's `title`), or null: the space's title. */
+  title: string | null;
+  /** 1: left out of the published site's variant switcher (still served at its address). */
+  hidden: number;
 }
 
 export interface ShareLinkRow {
@@ -178,6 +186,8 @@ export interface PublishingAuthRow {
   /** HS256 secret that signs visitor JWTs; the API shows it to the site's admins by design. */
   private_key: string;
   fallback_url: string | null;
+  /** Where a visitor signing out is sent (the upstream backend's logout), or null. */
+  logout_url: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -220,6 +220,7 @@ export class ChangeRequestsService {
       createdBy: users.get(row.created_by) as User,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
+      space: row.space_id,
       revision: row.revision_id,
       revisionInitial: row.revision_initial,
       ...(row.revision_merged_ancestor === null

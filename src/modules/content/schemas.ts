@@ -28,6 +28,28 @@ export const TreeReadQuery = Type.Object({
   ),
 });
 
+const shows = (what: string) => Type.Boolean({ description: `Does the page show ${what}` });
+
+/** A document's layout options (GitBook's RevisionPageLayoutOptions): the same on every page. */
+const RevisionPageLayoutSchema = Type.Object(
+  {
+    width: Enum(['default', 'wide']),
+    cover: shows('its cover (Livery has no cover images: false)'),
+    coverSize: Enum(['hero', 'full', 'background']),
+    coverMask: Enum(['none', 'radial'], 'Livery has no cover images: none'),
+    title: shows('its title'),
+    description: shows('its description'),
+    tableOfContents: shows('the table of contents'),
+    outline: shows('its outline, "on this page" (Livery shows none: false)'),
+    pagination: shows('pagination'),
+    metadata: shows('its metadata, last update and contributors (Livery shows none: false)'),
+    tags: shows('tags (Livery has none: false)'),
+    actions: shows("page actions (the site's pageActions.items)"),
+    anchors: shows('anchor links on headings (Livery shows none: false)'),
+  },
+  { title: 'RevisionPageLayoutOptions' },
+);
+
 /**
  * GitBook's RevisionPage (document, group or link). The declared fields are those every page
  * has or that Livery sets; `pages` holds the child pages, each a RevisionPage.
@@ -41,6 +63,12 @@ export const RevisionPageSchema = Type.Object(
     slug: Type.Optional(Type.String({ description: "Page's slug in its direct parent" })),
     path: Type.Optional(
       Type.String({ description: 'Complete path to access the page in the revision' }),
+    ),
+    layout: Type.Optional(RevisionPageLayoutSchema),
+    tags: Type.Optional(
+      Type.Array(Type.Object({}), {
+        description: 'Documents: the tags of the page; Livery has no tags, so always empty',
+      }),
     ),
     pages: Type.Optional(
       Type.Array(
@@ -69,6 +97,7 @@ export const ChangeRequestSchema = Type.Object(
     createdBy: UserSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    space: Type.String({ description: 'ID of the space in which the change request was created' }),
     revision: Type.String({ description: 'ID of the active revision in the change request' }),
     revisionInitial: Type.String({
       description: 'ID of the revision of the space the change request was created from',
@@ -112,6 +141,9 @@ export const RevisionSchema = Type.Object(
     files: Type.Array(Type.Object({})),
     reusableContents: Type.Array(Type.Object({})),
     variables: Type.Object({}),
+    tags: Type.Array(Type.Object({}), {
+      description: "GitBook's revision tags: Livery has no tags, so always empty",
+    }),
     createdAt: Timestamp,
     urls: Type.Object({ app: Uri }),
     mergedFrom: Type.Optional(ChangeRequestSchema),

@@ -16,17 +16,32 @@ export type Format = 'document' | 'markdown' | undefined;
 
 export type PresentedPage = Record<string, unknown> & { id: string; pages?: PresentedPage[] };
 
+/**
+ * Every document's layout: Livery has no per-page layout settings, so the options say what
+ * Livery's published pages really show (docs/api.md, "Records: GitBook 0.202's fields"): the
+ * title, description, table of contents (the sidebar) and pagination; no cover image (so none to
+ * mask), no outline ("on this page"), no metadata (last update, contributors), no tags, no
+ * visible anchor links on headings; the page menu, whose actions are the site's
+ * `pageActions.items`.
+ */
 const LAYOUT = {
   width: 'default',
-  cover: true,
+  cover: false,
   coverSize: 'full',
+  coverMask: 'none',
   title: true,
   description: true,
   tableOfContents: true,
-  outline: true,
+  outline: false,
   pagination: true,
-  metadata: true,
+  metadata: false,
+  tags: false,
+  actions: true,
+  anchors: false,
 } as const;
+
+/** Livery has no tags (GitBook's RevisionTag): revisions and documents carry none. */
+const NO_TAGS: readonly never[] = Object.freeze([]);
 
 /** Rendered page trees kept, by the size of their text. */
 const RENDERED_BYTES = 64 * 1024 * 1024;
@@ -85,6 +100,7 @@ export class ContentService {
       files: [],
       reusableContents: [],
       variables: {},
+      tags: NO_TAGS,
       createdAt: revision.createdAt,
       urls: { app: `${this.urls.space(spaceId)}/revisions/${revision.id}` },
       ...(mergedFrom === undefined ? {} : { mergedFrom }),
@@ -137,6 +153,7 @@ export class ContentService {
     if (page.hidden) presented.hidden = true;
     if (page.type === 'document') {
       presented.layout = LAYOUT;
+      presented.tags = NO_TAGS;
       presented.documentId = page.id;
       if (format === 'markdown') presented.markdown = page.markdown ?? '';
       if (format === 'document') presented.document = markdownToDocument(page.markdown ?? '');

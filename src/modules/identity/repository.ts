@@ -110,13 +110,40 @@ export class IdentityRepository {
     return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** One page of the user's organizations, with their role, in creation order. */
+  /** Is the user the owner of one of the organization's teams (GitBook's `ownTeam`)? */
+  async ownsTeam(userId: string, organizationId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('team_members as tm')
+      .innerJoin('teams as t', 't.id', 'tm.team_id')
+      .select('tm.team_id')
+      .where('t.organization_id', '=', organizationId)
+      .where('tm.user_id', '=', userId)
+      .where('tm.role', '=', 'owner')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** One page of the user's organizations, with their role and team ownership, in creation order. */
   async listOrganizations(userId: string, { cursor, limit }: PageRequest) {
     let query = this.db
       .selectFrom('organizations as o')
       .innerJoin('memberships as m', 'm.organization_id', 'o.id')
       .selectAll('o')
       .select('m.role')
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('team_members as tm')
+              .innerJoin('teams as t', 't.id', 'tm.team_id')
+              .select('tm.team_id')
+              .whereRef('t.organization_id', '=', 'o.id')
+              .where('tm.user_id', '=', userId)
+              .where('tm.role', '=', 'owner'),
+          )
+          .as('owns_team'),
+      )
       .where('m.user_id', '=', userId);
     if (cursor) query = query.where(afterCursor('o', cursor));
     const rows = await query

@@ -50,6 +50,10 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
       },
     },
     async (request) =>
-      identity.getOrganization(request.params.organizationId, memberRoleOf(request)),
+      identity.getOrganization(
+        request.params.organizationId,
+        principalOf(request).userId,
+        memberRoleOf(request),
+      ),
   );
 };

@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
+import { roleMayCall } from './record-permissions.js';
 import type { IdentityRepository } from './repository.js';
 import type { Organization, User } from './schemas.js';
 import { generateToken, hashToken, sameHash } from './tokens.js';
@@ -114,13 +115,20 @@ export class IdentityService {
 
   async listOrganizations(userId: string, page: PageRequest): Promise<Page<Organization>> {
     const { rows, count } = await this.repo.listOrganizations(userId, page);
-    return toPage(rows, page.limit, count, (row) => this.toOrganization(row, row.role));
+    return toPage(rows, page.limit, count, (row) =>
+      this.toOrganization(row, row.role, Boolean(row.owns_team)),
+    );
   }
 
-  async getOrganization(organizationId: string, role: string): Promise<Organization> {
+  /** The organization as `userId`, a member with `role`, sees it. */
+  async getOrganization(
+    organizationId: string,
+    userId: string,
+    role: string,
+  ): Promise<Organization> {
     const row = await this.repo.findOrganization(organizationId);
     if (row === undefined) throw notFound('organization', organizationId);
-    return this.toOrganization(row, role);
+    return this.toOrganization(row, role, await this.repo.ownsTeam(userId, organizationId));
   }
 
   /**
@@ -171,7 +179,8 @@ export class IdentityService {
       },
     };
     const created: CreatedOrganization = {
-      organization: this.toOrganization(organization, 'admin'),
+      // A new organization has no teams yet, so its owner owns none.
+      organization: this.toOrganization(organization, 'admin', false),
       user: this.toUser(owner),
       tokenId,
       token,
@@ -262,9 +271,9 @@ export class IdentityService {
     };
   }
 
-  private toOrganization(row: OrganizationRow, role: string): Organization {
+  /** `ownsTeam`: the caller is the owner of at least one of the organization's teams. */
+  private toOrganization(row: OrganizationRow, role: string, ownsTeam: boolean): Organization {
     const admin = role === 'admin';
-    const creates = admin || role === 'create';
     return {
       object: 'organization',
       id: row.id,
@@ -274,20 +283,27 @@ export class IdentityService {
       type: 'business',
       inviteLinks: true,
       emailDomains: [],
-      trial: { status: 'notapplicable' },
+      // Change requests merge without review (docs/content.md): GitBook's "no merge rules".
+      mergeRules: { type: 'none' },
+      trial: { status: 'notapplicable', count: 0 },
       // Livery has no separate web application: the app URL is the API resource itself.
       urls: { location: this.urls.organization(row.id), app: this.urls.organization(row.id) },
       permissions: {
         view: true,
+        access: true,
         admin,
-        ownTeam: false,
-        createContent: creates,
-        createOpenAPISpec: creates,
-        ingestConversations: admin,
-        viewBilling: admin,
-        listMembers: true,
-        listTeams: true,
-        listIntegrations: admin,
+        ownTeam: ownsTeam,
+        createContent: roleMayCall(role, 'createSpace') && roleMayCall(role, 'createSite'),
+        // Livery has no OpenAPI specifications, no conversations and no billing.
+        createOpenAPISpec: false,
+        ingestConversations: false,
+        viewBilling: false,
+        listMembers: roleMayCall(role, 'listMembersInOrganizationById'),
+        listTeams: roleMayCall(role, 'listTeamsInOrganizationById'),
+        // Livery has no integrations: nothing to list or install.
+        listIntegrations: false,
+        listInstallations: false,
+        installIntegration: false,
       },
     };
   }

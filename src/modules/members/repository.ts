@@ -164,7 +164,15 @@ export class MembersRepository {
     return Number(count);
   }
 
-  /** Does `userId` share an organization with `callerId`? */
+  /** The organization's sites: what `sites` counts for a member with a role. */
+  async countSites(organizationId: string): Promise<number> {
+    const { count } = await this.db
+      .selectFrom('sites')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
 }
 
 /** The number of the organization's teams the member (`m`) is in. */

@@ -27,6 +27,10 @@ export const MemberSchema = Type.Object(
     sso: Type.Boolean({ description: 'Livery has no SSO: always false' }),
     spaces: Type.Number({ description: 'Spaces of the organization the member can access' }),
     teams: Type.Number({ description: 'Teams of the organization the member belongs to' }),
+    sites: Type.Number({
+      description:
+        'Sites of the organization the member can access: all of them for a role, none for a guest',
+    }),
   },
   { title: 'OrganizationMember' },
 );

@@ -1,10 +1,17 @@
 import { conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
+import { roleMayCall } from '../identity/record-permissions.js';
 import type { User } from '../identity/schemas.js';
 import type { IdentityService } from '../identity/service.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { MemberRow, MembersRepository } from './repository.js';
 import type { Member, MemberFilters, UpdateMember } from './schemas.js';
+
+/** The organization's spaces and sites: all of them are open to a member with a role. */
+interface Reach {
+  spaces: number;
+  sites: number;
+}
 
 /** A guest is a member with no organization-wide role (GitBook: `role: null`). */
 const GUEST = 'guest';
@@ -27,20 +34,20 @@ export class MembersService {
     page: PageRequest,
   ): Promise<Page<Member>> {
     const { rows, count } = await this.repo.list(organizationId, filters, page);
-    const spaces = await this.repo.countSpaces(organizationId);
+    const reach = await this.reachOf(organizationId);
     const byLastSeen = filters.sort === 'lastSeenAt';
     return toPage(
       rows.map((row) => ({ ...row, id: row.user.id })),
       page.limit,
       count,
-      (row) => this.present(row, spaces),
+      (row) => this.present(row, reach),
       (row) => (byLastSeen ? (row.lastSeenAt ?? '') : row.joinedAt),
     );
   }
 
   async get(organizationId: string, userId: string): Promise<Member> {
     const row = await this.requireMember(organizationId, userId);
-    return this.present(row, await this.repo.countSpaces(organizationId));
+    return this.present(row, await this.reachOf(organizationId));
   }
 
   /** `role: null` makes the member a guest; an absent role changes nothing. */
@@ -74,8 +81,8 @@ export class MembersService {
   /** Members by user id, presented (for team listings). */
   async presentMany(organizationId: string, userIds: string[]): Promise<Map<string, Member>> {
     const rows = await this.repo.findMany(organizationId, userIds);
-    const spaces = await this.repo.countSpaces(organizationId);
-    return new Map([...rows].map(([id, row]) => [id, this.present(row, spaces)]));
+    const reach = await this.reachOf(organizationId);
+    return new Map([...rows].map(([id, row]) => [id, this.present(row, reach)]));
   }
 
   /** A user the caller shares an organization with (or the caller); others are a 404. */
@@ -99,7 +106,16 @@ export class MembersService {
     }
   }
 
-  present(row: MemberRow, spaces: number): Member {
+  /** How many spaces and sites the organization has: what a member with a role can reach. */
+  private async reachOf(organizationId: string): Promise<Reach> {
+    const [spaces, sites] = await Promise.all([
+      this.repo.countSpaces(organizationId),
+      this.repo.countSites(organizationId),
+    ]);
+    return { spaces, sites };
+  }
+
+  present(row: MemberRow, { spaces, sites }: Reach): Member {
     const guest = row.role === GUEST;
     return {
       object: 'member',
@@ -112,6 +128,8 @@ export class MembersService {
       sso: false,
       spaces: guest ? 0 : spaces,
       teams: row.teams,
+      // Every site of the organization, for whoever may read sites (docs/members.md).
+      sites: roleMayCall(row.role, 'getSiteById') ? sites : 0,
     };
   }
 }

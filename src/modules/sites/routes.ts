@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { principalOf } from '../../http/auth.js';
+import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, OrgParams, responses, SiteParams } from '../../http/schemas.js';
 import { CreateSiteSchema, ListSitesQuery, SiteSchema, UpdateSiteSchema } from './schemas.js';
-import type { SitesService } from './service.js';
+import type { Caller, SitesService } from './service.js';
 
 export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = async (
   app,
@@ -26,7 +27,11 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
       },
     },
     async (request, reply) => {
-      const site = await sites.create(request.params.organizationId, request.body);
+      const site = await sites.create(
+        request.params.organizationId,
+        memberRoleOf(request),
+        request.body,
+      );
       return reply.code(201).header('location', site.urls.location).send(site);
     },
   );
@@ -45,7 +50,12 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
     },
     async (request) => {
       const { page, limit, ...filters } = request.query;
-      return sites.list(request.params.organizationId, filters, pageRequest({ page, limit }));
+      return sites.list(
+        request.params.organizationId,
+        memberRoleOf(request),
+        filters,
+        pageRequest({ page, limit }),
+      );
     },
   );
 
@@ -60,7 +70,8 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
         response: responses({ 200: SiteSchema }),
       },
     },
-    async (request) => sites.get(request.params.organizationId, request.params.siteId),
+    async (request) =>
+      sites.get(request.params.organizationId, request.params.siteId, memberRoleOf(request)),
   );
 
   app.patch(
@@ -79,7 +90,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
     },
     async (request) => {
       const { organizationId, siteId } = request.params;
-      return sites.update(organizationId, siteId, request.body, principalOf(request).userId);
+      return sites.update(organizationId, siteId, request.body, callerOf(request));
     },
   );
 
@@ -126,8 +137,13 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
       },
       async (request) => {
         const { organizationId, siteId } = request.params;
-        return sites.setPublished(organizationId, siteId, published, principalOf(request).userId);
+        return sites.setPublished(organizationId, siteId, published, callerOf(request));
       },
     );
   }
 };
+
+/** The caller of a site operation: who they are and their role in the site's organization. */
+function callerOf(request: FastifyRequest): Caller {
+  return { userId: principalOf(request).userId, role: memberRoleOf(request) };
+}

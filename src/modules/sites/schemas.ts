@@ -1,6 +1,8 @@
 import { type Static, Type } from 'typebox';
+import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
 import { Enum, OrNull } from '../customization/schema-kit.js';
 import { SpaceSchema } from '../spaces/schemas.js';
+import { SITE_INPUTS } from './unsupported.js';
 import { SiteVisibilitySchema } from './visibility.js';
 
 const SITE_TYPES = [
@@ -40,11 +42,28 @@ const Condition = Type.String({
   description: "Expression deciding whether the site-space is shown to the site's visitor",
 });
 
+const can = (description: string) => Type.Boolean({ description });
+
+/** What the caller may do with the site, from their role (identity/record-permissions.ts). */
+const SitePermissionsSchema = Type.Object({
+  view: can('Can the user view the site'),
+  access: can('Can the user access the site (Livery has no separate app: as view)'),
+  edit: can("Can the user edit the content of the site's spaces through change requests"),
+  create: can('Can the user make drafts, publish the site and manage its site-spaces'),
+  admin: can('Can the user manage the site, its settings, and publish it'),
+  installIntegration: can('Livery has no integrations: always false'),
+  viewAdaptiveSchema: can('Livery has no adaptive content: always false'),
+  editAdaptiveSchema: can('Livery has no adaptive content: always false'),
+});
+
 export const SiteSchema = Type.Object(
   {
     object: Type.Literal('site'),
     id: Type.String({ description: 'Unique identifier of the site' }),
     type: Type.String({ description: 'The type of the site' }),
+    appliedType: Type.String({
+      description: 'The type in effect: Livery never freezes or downgrades a site, so its type',
+    }),
     title: SiteTitle,
     basename: Type.Optional(Type.String()),
     proxy: Type.Optional(
@@ -54,6 +73,10 @@ export const SiteSchema = Type.Object(
       }),
     ),
     visibility: Type.String(),
+    defaultLevel: Type.Literal('inherit', {
+      description: 'Members reach the site through their organization role: always inherit',
+    }),
+    permissions: SitePermissionsSchema,
     published: Type.Boolean({ description: 'Whether the site is live' }),
     siteSpaces: Type.Number({ description: 'Number of site-spaces (variants) of the site' }),
     createdAt: Type.String({ format: 'date-time' }),
@@ -67,6 +90,11 @@ export const SiteSchema = Type.Object(
       published: Type.Optional(
         Type.String({ format: 'uri', description: 'Only while the site is published' }),
       ),
+      preview: Type.String({
+        format: 'uri',
+        description:
+          "The site's address, which a member opens with their API token (Authorization: Bearer) whether the site is published or not",
+      }),
     }),
   },
   { title: 'Site' },
@@ -106,6 +134,13 @@ export const UpdateSiteSchema = Type.Object(
       }),
     ),
     proxy: Type.Optional(OrNull(ProxyOrigin)),
+    defaultLevel: unsupportedField(SITE_INPUTS.defaultLevel, GitBookShapes.defaultLevel),
+    adaptiveContent: unsupportedField(
+      SITE_INPUTS.adaptiveContent,
+      Type.Object({ enabled: Type.Boolean() }),
+    ),
+    defaultSiteSection: unsupportedField(SITE_INPUTS.defaultSiteSection, Type.String()),
+    styleguide: unsupportedField(SITE_INPUTS.styleguide, GitBookShapes.nullableString),
   },
   { additionalProperties: false, title: 'UpdateSite' },
 );
@@ -121,9 +156,24 @@ export const SiteSpaceSchema = Type.Object(
       description: 'Path to the space on the site',
     }),
     space: SpaceSchema,
-    title: Type.String(),
+    title: Type.String({
+      description:
+        "The variant's title: its own (addSpaceToSite's title), else its space's; the published site's variant switcher shows it",
+    }),
     default: Type.Boolean({ description: 'Whether this is the default space for the site' }),
-    condition: Type.Optional(Condition),
+    draft: Type.Boolean({
+      description:
+        'Livery has no draft site-spaces: a site-space is live as soon as it is added, so always false',
+    }),
+    condition: Type.Optional(
+      Type.String({
+        description:
+          'A condition an earlier Livery stored without evaluating it; Livery has no conditional site-spaces (updateSiteSpaceById condition: null removes it)',
+      }),
+    ),
+    hidden: Type.Boolean({
+      description: "Left out of the published site's variant switcher; still served at its address",
+    }),
     urls: Type.Object({
       location: Uri,
       published: Type.Optional(
@@ -136,17 +186,46 @@ export const SiteSpaceSchema = Type.Object(
 export type SiteSpace = Static<typeof SiteSpaceSchema>;
 
 export const AddSpaceToSiteSchema = Type.Object(
-  { spaceId: Type.String({ minLength: 1, description: 'ID of the space' }) },
+  {
+    spaceId: OrNull(
+      Type.String({
+        minLength: 1,
+        description:
+          'ID of a space of the organization, or null to create a new space (titled by title, else Untitled)',
+      }),
+    ),
+    title: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 128,
+        description:
+          "The variant's own title (its path is derived from it); with spaceId null also the new space's title (its first 50 characters)",
+      }),
+    ),
+    draft: unsupportedField(SITE_INPUTS.draft, Type.Boolean()),
+    pageId: unsupportedField(SITE_INPUTS.pageId, GitBookShapes.nullableString),
+    sectionId: unsupportedField(SITE_INPUTS.sectionId, Type.String()),
+    template: unsupportedField(SITE_INPUTS.template, GitBookShapes.object),
+  },
   { additionalProperties: false, title: 'AddSpaceToSite' },
 );
+export type AddSpaceToSite = Static<typeof AddSpaceToSiteSchema>;
 
 export const UpdateSiteSpaceSchema = Type.Object(
   {
     path: Type.Optional(SiteSpacePath),
-    condition: Type.Optional(OrNull(Condition)),
     spaceId: Type.Optional(
       Type.String({ minLength: 1, description: 'A space of the organization to show instead' }),
     ),
+    hidden: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: left out of the published site's variant switcher (still served at its address); false: shown again",
+      }),
+    ),
+    condition: unsupportedField(SITE_INPUTS.condition, OrNull(Condition)),
+    draft: unsupportedField(SITE_INPUTS.draft, Type.Boolean()),
+    pageId: unsupportedField(SITE_INPUTS.pageId, GitBookShapes.nullableString),
   },
   { additionalProperties: false, title: 'UpdateSiteSpace' },
 );

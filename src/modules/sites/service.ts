@@ -1,13 +1,23 @@
 import { isUniqueViolation } from '../../db/errors.js';
-import type { SiteRow, SiteSpaceRow, SpaceRow } from '../../db/schema.js';
+import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
-import { newId, now } from '../../ids.js';
+import { now } from '../../ids.js';
 import { slugify, uniqueSlug } from '../../slug.js';
+import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
+import { sitePermissions } from '../identity/record-permissions.js';
 import { newSpaceRow, type SpacesService } from '../spaces/service.js';
 import type { SiteChange, SitesRepository, SiteWithCount } from './repository.js';
 import type { CreateSite, Site, SiteFilters, UpdateSite } from './schemas.js';
+import { newSiteRow, newSiteSpaceRow } from './site-rows.js';
+import { UPDATE_SITE_UNSUPPORTED } from './unsupported.js';
+
+/** Who acts on a site: their user id (recorded in the site's history) and organization role. */
+export interface Caller {
+  userId: string;
+  role: string;
+}
 
 export class SitesService {
   constructor(
@@ -16,42 +26,28 @@ export class SitesService {
     private readonly urls: Urls,
   ) {}
 
-  async create(organizationId: string, input: CreateSite): Promise<Site> {
+  /** A new site, presented for its creator (a member with `role`). */
+  async create(organizationId: string, role: string, input: CreateSite): Promise<Site> {
     const at = now();
-    const siteId = newId('site_');
-    const title = input.title ?? 'Untitled site';
-    const spaces = await this.initialSpaces(organizationId, title, input.spaces, at);
+    const site = newSiteRow(organizationId, input.title ?? 'Untitled site', input, at);
+    const spaces = await this.initialSpaces(organizationId, site.title, input.spaces, at);
     const taken = new Set<string>();
     const siteSpaces = spaces.map((space, index) => {
       const path = uniqueSlug(slugify(space.row.title, 'space'), taken);
       taken.add(path);
-      return newSiteSpaceRow(siteId, space.row.id, path, index + 1, at);
+      return newSiteSpaceRow(site.id, space.row.id, path, index + 1, at);
     });
     await this.repo.insertSite(
-      {
-        id: siteId,
-        organization_id: organizationId,
-        title,
-        type: input.type ?? 'basic',
-        visibility: input.visibility ?? 'public',
-        published: 0,
-        basename: null,
-        agents_context: 'included',
-        created_at: at,
-        updated_at: at,
-        customization: null,
-        customization_version: 0,
-        customization_updated_at: null,
-        proxy: null,
-      },
+      site,
       spaces.filter((s) => s.isNew).map((s) => s.row),
       siteSpaces,
     );
-    return this.get(organizationId, siteId);
+    return this.get(organizationId, site.id, role);
   }
 
-  async get(organizationId: string, siteId: string): Promise<Site> {
-    return this.present(await this.requireSite(organizationId, siteId));
+  /** The site as a member with `role` sees it (its `permissions` follow the role). */
+  async get(organizationId: string, siteId: string, role: string): Promise<Site> {
+    return this.present(await this.requireSite(organizationId, siteId), role);
   }
 
   async requireSite(organizationId: string, siteId: string): Promise<SiteWithCount> {
@@ -60,9 +56,14 @@ export class SitesService {
     return site;
   }
 
-  async list(organizationId: string, filters: SiteFilters, page: PageRequest): Promise<Page<Site>> {
+  async list(
+    organizationId: string,
+    role: string,
+    filters: SiteFilters,
+    page: PageRequest,
+  ): Promise<Page<Site>> {
     const { rows, count } = await this.repo.listSites(organizationId, filters, page);
-    return toPage(rows, page.limit, count, (row) => this.present(row));
+    return toPage(rows, page.limit, count, (row) => this.present(row, role));
   }
 
   private async initialSpaces(
@@ -94,15 +95,17 @@ export class SitesService {
   }
 
   /**
-   * Changes a site (updateSiteById). All or nothing: an unknown `defaultSiteSpace` or a taken
-   * `basename` changes nothing. A change of `published` or `visibility` is recorded.
+   * Changes a site (updateSiteById). All or nothing: an unsupported input, an unknown
+   * `defaultSiteSpace` or a taken `basename` changes nothing. A change of `published` or
+   * `visibility` is recorded.
    */
   async update(
     organizationId: string,
     siteId: string,
     input: UpdateSite & { published?: boolean },
-    actorUserId: string,
+    caller: Caller,
   ): Promise<Site> {
+    refuseUnsupported(input, UPDATE_SITE_UNSUPPORTED);
     const fields: SiteChange['fields'] & object = {};
     if (input.published !== undefined) fields.published = input.published ? 1 : 0;
     if (input.title !== undefined) fields.title = input.title;
@@ -111,7 +114,7 @@ export class SitesService {
     if (input.agentsContext !== undefined) fields.agents_context = input.agentsContext;
     if (input.proxy !== undefined) fields.proxy = input.proxy;
     const { defaultSiteSpace } = input;
-    await this.modify(organizationId, siteId, actorUserId, async (site, trx) => {
+    await this.modify(organizationId, siteId, caller.userId, async (site, trx) => {
       if (fields.published === 1) requirePublishable(site);
       if (defaultSiteSpace !== undefined) {
         const found = await trx
@@ -131,7 +134,7 @@ export class SitesService {
         ...(defaultSiteSpace === undefined ? {} : { defaultSiteSpaceId: defaultSiteSpace }),
       };
     });
-    return this.get(organizationId, siteId);
+    return this.get(organizationId, siteId, caller.role);
   }
 
   /** publishSite / unpublishSite: idempotent; a site needs a site-space to be published. */
@@ -139,9 +142,9 @@ export class SitesService {
     organizationId: string,
     siteId: string,
     published: boolean,
-    actorUserId: string,
+    caller: Caller,
   ): Promise<Site> {
-    return this.update(organizationId, siteId, { published }, actorUserId);
+    return this.update(organizationId, siteId, { published }, caller);
   }
 
   /** deleteSiteById: true when the site existed (205), false when it did not (204). */
@@ -182,50 +185,39 @@ export class SitesService {
     return site.published === 1 ? this.urls.publishedSite(site) : undefined;
   }
 
-  present(row: SiteWithCount): Site {
+  /** GitBook's Site for a member with `role` (docs/api.md, "Records: GitBook 0.202's fields"). */
+  present(row: SiteWithCount, role: string): Site {
     const location = this.urls.site(row.organization_id, row.id);
     const published = this.publishedUrl(row);
     return {
       object: 'site',
       id: row.id,
       type: row.type,
+      // Livery never freezes or downgrades a site: the type chosen is the type in effect.
+      appliedType: row.type,
       title: row.title,
       ...(row.basename === null ? {} : { basename: row.basename }),
       ...(row.proxy === null
         ? {}
         : { proxy: { origin: row.proxy, target: this.urls.publishedSite(row) } }),
       visibility: row.visibility,
+      // Members reach a site through their organization role; Livery has no per-site roles.
+      defaultLevel: 'inherit',
+      permissions: sitePermissions(role),
       published: row.published === 1,
       siteSpaces: row.site_space_count,
       createdAt: row.created_at,
       agentsContext: row.agents_context,
       features: [],
-      urls: { location, app: location, ...(published === undefined ? {} : { published }) },
+      urls: {
+        location,
+        app: location,
+        ...(published === undefined ? {} : { published }),
+        // A member's API token opens the site there, published or not (docs/published-site.md).
+        preview: this.urls.publishedSite(row),
+      },
     };
   }
-}
-
-/** A new variant; the one at position 1 is the default until the site says otherwise. */
-export function newSiteSpaceRow(
-  siteId: string,
-  spaceId: string,
-  path: string,
-  position: number,
-  at: string,
-): SiteSpaceRow {
-  return {
-    id: newId('sitesp_'),
-    site_id: siteId,
-    space_id: spaceId,
-    path,
-    is_default: position === 1 ? 1 : 0,
-    position,
-    created_at: at,
-    override: null,
-    override_version: 0,
-    override_updated_at: null,
-    condition: null,
-  };
 }
 
 /** A site is published with at least one site-space: otherwise there is nothing to serve. */

@@ -3,11 +3,14 @@ import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { SiteSpaceRow, SpaceRow } from '../../db/schema.js';
 import type { PageRequest } from '../../http/pagination.js';
+import { initialRevisionRow } from '../spaces/service.js';
 import { makeDefault } from './repository.js';
 
 export type SiteSpaceWithSpace = SiteSpaceRow & { space: SpaceRow };
 
-export type SiteSpaceUpdate = Partial<Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id'>>;
+export type SiteSpaceUpdate = Partial<
+  Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id' | 'hidden'>
+>;
 
 /** A site's variants (site-spaces): their paths, order, default and content. */
 export class SiteSpacesRepository {
@@ -60,8 +63,17 @@ export class SiteSpacesRepository {
     };
   }
 
-  async insertSiteSpace(row: SiteSpaceRow): Promise<void> {
-    await this.db.insertInto('site_spaces').values(row).execute();
+  /** Inserts a variant; with `newSpace`, the space it shows too (and its empty revision). */
+  async insertSiteSpace(row: SiteSpaceRow, newSpace?: SpaceRow): Promise<void> {
+    if (newSpace === undefined) {
+      await this.db.insertInto('site_spaces').values(row).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('spaces').values(newSpace).execute();
+      await trx.insertInto('revisions').values(initialRevisionRow(newSpace)).execute();
+      await trx.insertInto('site_spaces').values(row).execute();
+    });
   }
 
   /**

@@ -17,7 +17,7 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'addSpaceToSite',
         summary: 'Add a space to a site',
         description:
-          'The space must belong to the same organization. The first site-space of a site is its default.',
+          "The space must belong to the same organization; spaceId null creates a new space for the site-space. title is the site-space's own. The first site-space of a site is its default. draft (false), pageId (null), sectionId and template accept only what Livery is.",
         tags: ['site-spaces'],
         params: SiteParams,
         body: AddSpaceToSiteSchema,
@@ -33,7 +33,7 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox<{
         organizationId,
         memberRoleOf(request),
         siteId,
-        request.body.spaceId,
+        request.body,
       );
       return reply.code(201).header('location', siteSpace.urls.location).send(siteSpace);
     },
@@ -80,7 +80,7 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'updateSiteSpaceById',
         summary: 'Update a site space',
         description:
-          'path: unique within the site (409 when another site-space has it). condition: null removes it. spaceId: a space of the organization. All or nothing.',
+          "path: unique within the site (409 when another site-space has it). spaceId: a space of the organization. hidden: left out of the published site's variant switcher. condition, draft and pageId accept only what Livery is (null, false, null). All or nothing.",
         tags: ['site-spaces'],
         params: SiteSpaceParams,
         body: UpdateSiteSpaceSchema,

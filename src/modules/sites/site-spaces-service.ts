@@ -4,15 +4,18 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { now } from '../../ids.js';
 import { slugify, uniqueSlug } from '../../slug.js';
+import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
-import type { SpacesService } from '../spaces/service.js';
-import type { SiteSpace, UpdateSiteSpace } from './schemas.js';
-import { newSiteSpaceRow, type SitesService } from './service.js';
+import { newSpaceRow, type SpacesService } from '../spaces/service.js';
+import type { AddSpaceToSite, SiteSpace, UpdateSiteSpace } from './schemas.js';
+import type { SitesService } from './service.js';
+import { newSiteSpaceRow } from './site-rows.js';
 import type {
   SiteSpacesRepository,
   SiteSpaceUpdate,
   SiteSpaceWithSpace,
 } from './site-spaces-repository.js';
+import { ADD_SPACE_TO_SITE_UNSUPPORTED, UPDATE_SITE_SPACE_UNSUPPORTED } from './unsupported.js';
 
 /** Adding a site-space can race another on the same path; a few fresh attempts settle it. */
 const PATH_ATTEMPTS = 20;
@@ -26,20 +29,33 @@ export class SiteSpacesService {
     private readonly urls: Urls,
   ) {}
 
-  /** Adds a variant; the first variant of a site becomes its default. */
-  async add(organizationId: string, role: string, siteId: string, spaceId: string) {
+  /**
+   * Adds a variant (addSpaceToSite); the first variant of a site becomes its default. `spaceId:
+   * null` creates a new space of the site's organization for it, in the same transaction. A
+   * `title` is the variant's own; its path is derived from its title.
+   */
+  async add(organizationId: string, role: string, siteId: string, input: AddSpaceToSite) {
+    refuseUnsupported(input, ADD_SPACE_TO_SITE_UNSUPPORTED);
     const site = await this.sites.requireSite(organizationId, siteId);
-    const space = await this.requireSpace(organizationId, spaceId);
+    const title = input.title ?? null;
+    const { spaceId } = input;
+    // A space title has at most 50 characters; the variant keeps its whole title.
+    const space =
+      spaceId === null
+        ? newSpaceRow(organizationId, title === null ? {} : { title: title.slice(0, 50) }, now())
+        : await this.requireSpace(organizationId, spaceId);
+    const newSpace = spaceId === null ? space : undefined;
     for (let attempt = 1; ; attempt++) {
       const { paths, hasDefault, nextPosition } = await this.repo.siteSpaceSlots(siteId);
-      const path = uniqueSlug(slugify(space.title, 'space'), paths);
+      const path = uniqueSlug(slugify(title ?? space.title, 'space'), paths);
       const row = {
-        ...newSiteSpaceRow(siteId, space.id, path, nextPosition, now()),
+        ...newSiteSpaceRow(siteId, space.id, path, nextPosition, now(), title),
         is_default: hasDefault ? 0 : 1,
       };
       try {
-        await this.repo.insertSiteSpace(row);
-        return this.present(site, { ...row, space }, role);
+        await this.repo.insertSiteSpace(row, newSpace);
+        const added = { ...row, space };
+        return (await this.presenter(site, [added]))(added, role);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         if (attempt === PATH_ATTEMPTS) {
@@ -58,16 +74,20 @@ export class SiteSpacesService {
   ): Promise<Page<SiteSpace>> {
     const site = await this.sites.requireSite(organizationId, siteId);
     const { rows, count } = await this.repo.listSiteSpaces(siteId, isDefault, page);
+    const present = await this.presenter(site, rows);
     return toPage(
       rows,
       page.limit,
       count,
-      (row) => this.present(site, row, role),
+      (row) => present(row, role),
       (row) => row.position,
     );
   }
 
-  /** updateSiteSpaceById: all or nothing; a path held by another variant is a 409. */
+  /**
+   * updateSiteSpaceById: all or nothing; an unsupported input is a 400 and a path held by another
+   * variant a 409, and nothing changes.
+   */
   async update(
     organizationId: string,
     role: string,
@@ -75,10 +95,13 @@ export class SiteSpacesService {
     siteSpaceId: string,
     input: UpdateSiteSpace,
   ): Promise<SiteSpace> {
+    refuseUnsupported(input, UPDATE_SITE_SPACE_UNSUPPORTED);
     const site = await this.sites.requireSite(organizationId, siteId);
     const change: SiteSpaceUpdate = {};
     if (input.path !== undefined) change.path = input.path;
+    // Only null gets here: it removes a condition an earlier Livery stored.
     if (input.condition !== undefined) change.condition = input.condition;
+    if (input.hidden !== undefined) change.hidden = input.hidden ? 1 : 0;
     if (input.spaceId !== undefined) {
       change.space_id = (await this.requireSpace(organizationId, input.spaceId, 'body.spaceId')).id;
     }
@@ -93,10 +116,9 @@ export class SiteSpacesService {
     if (result.outcome === 'path-taken') throw pathTaken(input.path, result.holder);
     const row = await this.repo.find(siteId, siteSpaceId);
     if (row === undefined) throw notFound('site-space', siteSpaceId);
-    return this.present(site, row, role);
+    return (await this.presenter(site, [row]))(row, role);
   }
 
-  /** deleteSiteSpaceById: true when it existed (205), false when it did not (204). */
   /** The space a variant shows (404 for an unknown site or variant). */
   async spaceOf(organizationId: string, siteId: string, siteSpaceId: string): Promise<string> {
     await this.sites.requireSite(organizationId, siteId);
@@ -105,6 +127,7 @@ export class SiteSpacesService {
     return row.space_id;
   }
 
+  /** deleteSiteSpaceById: true when it existed (205), false when it did not (204). */
   async delete(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
     await this.sites.requireSite(organizationId, siteId);
     return this.repo.delete(siteId, siteSpaceId);
@@ -118,23 +141,37 @@ export class SiteSpacesService {
     return space;
   }
 
-  /** The default variant is served at the site's root, the others under their path. */
-  private present(site: SiteRow, row: SiteSpaceWithSpace, role: string): SiteSpace {
+  /**
+   * Presents variants of `site` read together: their spaces' counters and languages are loaded
+   * once for all. The default variant is served at the site's root, the others under their path.
+   */
+  private async presenter(site: SiteRow, rows: readonly SiteSpaceWithSpace[]) {
+    const presentSpace = await this.spaces.presenter(rows.map((row) => row.space));
     const siteUrl = this.sites.publishedUrl(site);
-    const published =
-      siteUrl === undefined ? undefined : row.is_default === 1 ? siteUrl : `${siteUrl}/${row.path}`;
-    return {
-      object: 'site-space',
-      id: row.id,
-      path: row.path,
-      space: this.spaces.present(row.space, role),
-      title: row.space.title,
-      default: row.is_default === 1,
-      ...(row.condition === null ? {} : { condition: row.condition }),
-      urls: {
-        location: this.urls.siteSpace(site.organization_id, row.site_id, row.id),
-        ...(published === undefined ? {} : { published }),
-      },
+    return (row: SiteSpaceWithSpace, role: string): SiteSpace => {
+      const published =
+        siteUrl === undefined
+          ? undefined
+          : row.is_default === 1
+            ? siteUrl
+            : `${siteUrl}/${row.path}`;
+      return {
+        object: 'site-space',
+        id: row.id,
+        path: row.path,
+        space: presentSpace(row.space, role),
+        title: row.title ?? row.space.title,
+        default: row.is_default === 1,
+        // Livery has no draft variants: a variant is shown as soon as it is added (while its site
+        // is published), and none is ever held back.
+        draft: false,
+        ...(row.condition === null ? {} : { condition: row.condition }),
+        hidden: row.hidden === 1,
+        urls: {
+          location: this.urls.siteSpace(site.organization_id, row.site_id, row.id),
+          ...(published === undefined ? {} : { published }),
+        },
+      };
     };
   }
 }

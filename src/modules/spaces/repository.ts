@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database.js';
-import { lockRows } from '../../db/dialect.js';
+import { jsonTextAt, lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { RevisionRow, SpaceRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
+import { type ShownIn, spaceLanguage } from './language.js';
 
 export class SpacesRepository {
   /** A space's organization, on every space-keyed request (cached while nothing changes). */
@@ -13,6 +14,8 @@ export class SpacesRepository {
   private readonly statusCounts;
   /** A space's row (cached likewise; callers must not change it). */
   private readonly row;
+  /** One space's language, from the site-spaces showing it (cached likewise). */
+  private readonly language;
 
   constructor(private readonly db: Db) {
     this.organization = prepareCached(
@@ -30,6 +33,11 @@ export class SpacesRepository {
       (id: string) => db.selectFrom('spaces').selectAll().where('id', '=', id),
       ([row]) => row,
     );
+    this.language = prepareCached(
+      db,
+      (id: string) => this.shownIn().where('ss.space_id', '=', id),
+      (rows) => spaceLanguage(rows.map(shownInOf)),
+    );
     this.statusCounts = prepareCached(
       db,
       (id: string) =>
@@ -40,6 +48,42 @@ export class SpacesRepository {
           .groupBy('status'),
       (rows) => countsOf(rows),
     );
+  }
+
+  /** GitBook's Space.language of one space (modules/spaces/language.ts), or undefined. */
+  languageOf(id: string): Promise<string | undefined> {
+    return this.language(id);
+  }
+
+  /** Space.language of each space that has one. */
+  async languages(spaceIds: readonly string[]): Promise<Map<string, string>> {
+    const languages = new Map<string, string>();
+    if (spaceIds.length === 0) return languages;
+    const rows = await this.shownIn().where('ss.space_id', 'in', spaceIds).execute();
+    const bySpace = new Map<string, ShownIn[]>();
+    for (const row of rows) {
+      const shownIn = bySpace.get(row.space_id) ?? [];
+      shownIn.push(shownInOf(row));
+      bySpace.set(row.space_id, shownIn);
+    }
+    for (const [spaceId, shownIn] of bySpace) {
+      const language = spaceLanguage(shownIn);
+      if (language !== undefined) languages.set(spaceId, language);
+    }
+    return languages;
+  }
+
+  /** The site-spaces showing spaces, with the stored locales their language resolves from. */
+  private shownIn() {
+    const locale = ['internationalization', 'locale'] as const;
+    return this.db
+      .selectFrom('site_spaces as ss')
+      .innerJoin('sites as s', 's.id', 'ss.site_id')
+      .select([
+        'ss.space_id',
+        jsonTextAt(this.db, 'ss.override', locale).as('override_locale'),
+        jsonTextAt(this.db, 's.customization', locale).as('site_locale'),
+      ]);
   }
 
   /** One space's change-request counters (cached while nothing changes). */
@@ -158,4 +202,8 @@ function countsOf(rows: { status: string; n: number | string | bigint }[]): Chan
     if (status === 'draft') counts.draft += Number(n);
   }
   return counts;
+}
+
+function shownInOf(row: { override_locale: string | null; site_locale: string | null }): ShownIn {
+  return { overrideLocale: row.override_locale, siteLocale: row.site_locale };
 }

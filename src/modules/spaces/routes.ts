@@ -128,11 +128,12 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
   app.delete(
     '/spaces/:spaceId',
     {
+      config: { absentIsNoContent: true },
       schema: {
         operationId: 'deleteSpaceById',
         summary: 'Delete a space',
         description:
-          'Deletes the space with its revisions, change requests and insights at once. A space that a site shows is a 409 naming the site: remove it from the site first.',
+          'Deletes the space with its revisions, change requests and insights at once (205). A space that a site shows is a 409 naming the site: remove it from the site first. A space that does not exist, or one of an organization the caller is not a member of, is a 204: nothing tells them apart.',
         tags: ['spaces'],
         params: SpaceParams,
         response: responses(
@@ -174,7 +175,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'updateSpaceById',
         summary: 'Update a space',
         description:
-          'Updates title, emoji (null removes it) and editMode. The deprecated fields visibility and published change the one site showing the space (409 when none or several do); answers to requests using them carry Deprecation and Link headers (docs/deprecations.md).',
+          'Updates title, emoji or icon (setting one removes the other; null removes it) and language; defaultLevel, editMode and mergeRules accept only what Livery is (inherit, live, {type: inherit}). The deprecated fields visibility and published change the one site showing the space (409 when none or several do); answers to requests using them carry Deprecation and Link headers (docs/deprecations.md).',
         tags: ['spaces'],
         params: SpaceParams,
         body: UpdateSpaceSchema,
@@ -188,8 +189,10 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const { visibility, published, ...own } = request.body;
       const { userId } = principalOf(request);
+      // A refused field refuses the whole request, before the site changes.
+      spaces.checkUpdate(own);
       if (visibility !== undefined || published !== undefined) {
-        const { organizationId, siteId } = await spaceKeyed.target(request);
+        const { organizationId, siteId, role } = await spaceKeyed.target(request);
         await sites.update(
           organizationId,
           siteId,
@@ -197,7 +200,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
             ...(visibility === undefined ? {} : { visibility }),
             ...(published === undefined ? {} : { published }),
           },
-          userId,
+          { userId, role },
         );
       }
       return Object.keys(own).length === 0

@@ -1,6 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
 import { Enum, OrNull } from '../customization/schema-kit.js';
+import { TRANSLATION_LANGUAGES } from '../customization/vocabulary.js';
 import { SiteVisibilitySchema } from '../sites/visibility.js';
+import { SPACE_INPUTS } from './unsupported.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Uri = Type.String({ format: 'uri' });
@@ -12,6 +15,13 @@ export const SpaceSchema = Type.Object(
     id: Type.String(),
     title: Type.String({ maxLength: 50 }),
     emoji: Type.String({ description: 'An emoji for this space; empty when none was chosen' }),
+    icon: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description:
+          "The space's icon (an absolute URL), when it has one instead of an emoji. Livery extension: GitBook's Space has no such field, though updateSpaceById sets it",
+      }),
+    ),
     visibility: Type.String(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -20,31 +30,60 @@ export const SpaceSchema = Type.Object(
     organization: Type.String({ description: 'ID of the organization owning this space' }),
     revision: Type.String({ description: 'ID of the active revision in the space' }),
     defaultLevel: Type.String(),
+    mergeRules: Type.Object(
+      { type: Type.Literal('inherit') },
+      {
+        description:
+          'Livery has no merge rules per space: the organization\'s apply (none), so always {"type": "inherit"}',
+      },
+    ),
+    language: Type.Optional(
+      Type.String({
+        description:
+          'The language set by createSpace or updateSpaceById; else the internationalization.locale of the site-spaces showing the space, when they agree on one; absent otherwise',
+      }),
+    ),
     comments: Type.Number(),
     changeRequests: Type.Number(),
     changeRequestsOpen: Type.Number(),
     changeRequestsDraft: Type.Number(),
     permissions: Type.Object({
       view: flag('Can the user view the space content'),
-      access: flag('Can the user access the space'),
-      admin: flag('Can the user manage the space'),
-      viewInviteLinks: flag('Can the user view the invite links of the space'),
+      access: flag('Can the user access the space (Livery has no separate app: as view)'),
+      admin: flag('Can the user manage the space (delete it)'),
+      viewInviteLinks: flag('Livery has no invite links per space: always false'),
       edit: flag('Can the user edit the content through a change request'),
-      triggerGitSync: flag('Can the user trigger a git sync'),
-      comment: flag('Can the user comment on the content'),
+      triggerGitSync: flag('Livery has no Git Sync: always false'),
+      comment: flag('Livery has no comments: always false'),
       merge: flag('Can the user merge change requests'),
-      review: flag('Can the user review change requests'),
+      review: flag('Livery has no reviews (change requests merge without them): always false'),
+      installIntegration: flag('Livery has no integrations: always false'),
     }),
   },
   { title: 'Space' },
 );
 export type Space = Static<typeof SpaceSchema>;
 
+const EditMode = Enum(['live', 'locked']);
+const Language = Enum(
+  TRANSLATION_LANGUAGES,
+  "The space's language (GitBook's TranslationLanguage)",
+);
+
 export const CreateSpaceSchema = Type.Object(
   {
     title: Type.Optional(Type.String({ maxLength: 50 })),
     emoji: Type.Optional(Type.String({ format: 'emoji', maxLength: 50 })),
-    editMode: Type.Optional(Enum(['live', 'locked'])),
+    language: Type.Optional(Language),
+    editMode: unsupportedField(SPACE_INPUTS.editMode, EditMode),
+    parent: unsupportedField(SPACE_INPUTS.parent, Type.String()),
+    template: unsupportedField(SPACE_INPUTS.template, GitBookShapes.object),
+    computedSource: unsupportedField(SPACE_INPUTS.computedSource, GitBookShapes.object),
+    empty: Type.Optional(
+      Type.Literal(true, {
+        description: 'Every new space is empty (one empty revision): accepted, changes nothing',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'CreateSpace' },
 );
@@ -58,9 +97,29 @@ export const UpdateSpaceSchema = Type.Object(
   {
     title: Type.Optional(Type.String({ maxLength: 50, description: 'Title of the space' })),
     emoji: Type.Optional(
-      OrNull(Type.String({ format: 'emoji', maxLength: 50, description: 'null removes it' })),
+      OrNull(
+        Type.String({
+          format: 'emoji',
+          maxLength: 50,
+          description: 'Replaces the icon, if any; null removes the emoji',
+        }),
+      ),
     ),
-    editMode: Type.Optional(Enum(['live', 'locked'])),
+    icon: Type.Optional(
+      OrNull(
+        Type.String({
+          format: 'uri',
+          pattern: '^[hH][tT][tT][pP][sS]?://',
+          maxLength: 2048,
+          description:
+            'An absolute http(s) URL of an icon, which replaces the emoji; null removes it. Not together with an emoji',
+        }),
+      ),
+    ),
+    language: Type.Optional(Language),
+    editMode: unsupportedField(SPACE_INPUTS.editMode, EditMode),
+    defaultLevel: unsupportedField(SPACE_INPUTS.defaultLevel, GitBookShapes.defaultLevel),
+    mergeRules: unsupportedField(SPACE_INPUTS.mergeRules, GitBookShapes.object),
     visibility: Type.Optional(
       Type.Unsafe<Static<typeof SiteVisibilitySchema>>({
         ...SiteVisibilitySchema,
@@ -80,4 +139,4 @@ export const UpdateSpaceSchema = Type.Object(
   { additionalProperties: false, title: 'UpdateSpace' },
 );
 export type UpdateSpace = Static<typeof UpdateSpaceSchema>;
-export type SpaceUpdate = Pick<UpdateSpace, 'title' | 'emoji' | 'editMode'>;
+export type SpaceUpdate = Omit<UpdateSpace, 'visibility' | 'published'>;

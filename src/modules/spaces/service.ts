@@ -1,31 +1,39 @@
 import type { RevisionRow, SpaceRow } from '../../db/schema.js';
-import { conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
+import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
-import { roleAtLeast as atLeast } from '../identity/permissions.js';
+import { spacePermissions } from '../identity/record-permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ChangeRequestCounts, SpacesRepository } from './repository.js';
 import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';
+import { CREATE_SPACE_UNSUPPORTED, UPDATE_SPACE_UNSUPPORTED } from './unsupported.js';
+
+/** The title of a space created without one (createSpace, addSpaceToSite with no space). */
+export const UNTITLED_SPACE = 'Untitled';
 
 /** A new private space's row; `makeId` lets bulk inserts (scripts/seed.ts) draw ids faster. */
 export function newSpaceRow(
   organizationId: string,
-  input: CreateSpace,
+  input: Pick<CreateSpace, 'title' | 'emoji' | 'language'>,
   at: string,
   makeId: () => string = newId,
 ): SpaceRow {
   return {
     id: makeId(),
     organization_id: organizationId,
-    title: input.title ?? 'Untitled',
+    title: input.title ?? UNTITLED_SPACE,
     emoji: input.emoji ?? '',
     visibility: 'private',
-    edit_mode: input.editMode ?? 'live',
+    // Livery never locks a space (src/modules/spaces/unsupported.ts).
+    edit_mode: 'live',
     // Every space starts with an empty revision (initialRevisionRow).
     revision_id: makeId(),
     created_at: at,
     updated_at: at,
+    icon: null,
+    language: input.language ?? null,
   };
 }
 
@@ -54,6 +62,7 @@ export class SpacesService {
   ) {}
 
   async create(organizationId: string, role: string, input: CreateSpace): Promise<Space> {
+    refuseUnsupported(input, CREATE_SPACE_UNSUPPORTED);
     const row = newSpaceRow(organizationId, input, now());
     await this.repo.insert(row, initialRevisionRow(row));
     return this.present(row, role);
@@ -62,7 +71,7 @@ export class SpacesService {
   /** A space the user may see: one of an organization they are a member of (else 404). */
   async get(userId: string, spaceId: string): Promise<Space> {
     const { row, role } = await this.requireVisible(userId, spaceId);
-    return this.present(row, role, await this.countsOf(row.id));
+    return this.presentOne(row, role);
   }
 
   /** The id of the space's current revision (404 when there is no such space). */
@@ -73,8 +82,9 @@ export class SpacesService {
   }
 
   /**
-   * deleteSpaceById: true when deleted (205). A space a site shows cannot go: 409 naming the
-   * sites, so that no published variant loses its content unnoticed.
+   * deleteSpaceById: true when deleted (205), false when there was none (204). A space a site
+   * shows cannot go: 409 naming the sites, so that no published variant loses its content
+   * unnoticed.
    */
   async delete(spaceId: string): Promise<boolean> {
     const outcome = await this.repo.delete(spaceId);
@@ -95,10 +105,10 @@ export class SpacesService {
   async listForUser(callerId: string, userId: string, page: PageRequest) {
     await this.identity.requireSharedUser(callerId, userId);
     const { rows, count } = await this.repo.listForUser(callerId, userId, page);
-    const counts = await this.repo.changeRequestCounts(rows.map((row) => row.id));
+    const present = await this.presenter(rows);
     return toPage(rows, page.limit, count, (row) => ({
       permission: row.role,
-      space: this.present(row, row.role, counts.get(row.id)),
+      space: present(row, row.role),
     }));
   }
 
@@ -112,16 +122,36 @@ export class SpacesService {
     return { row, role };
   }
 
-  /** updateSpaceById: the space's own fields; `emoji: null` removes the emoji. */
+  /**
+   * What updateSpaceById refuses, checked before anything changes (the deprecated site fields of
+   * the same request included): the unsupported inputs, and an emoji together with an icon.
+   */
+  checkUpdate(input: SpaceUpdate): void {
+    refuseUnsupported(input, UPDATE_SPACE_UNSUPPORTED);
+    if (typeof input.emoji === 'string' && typeof input.icon === 'string') {
+      throw badRequest('body.icon: a space has an emoji or an icon, not both; send one of them');
+    }
+  }
+
+  /**
+   * updateSpaceById: the space's own fields. A space shows an emoji or an icon: setting one
+   * removes the other; `null` removes either. `language` becomes the space's own.
+   */
   async update(userId: string, spaceId: string, input: SpaceUpdate): Promise<Space> {
+    this.checkUpdate(input);
     const { role } = await this.requireVisible(userId, spaceId);
     const change: Partial<SpaceRow> = {};
     if (input.title !== undefined) change.title = input.title;
     if (input.emoji !== undefined) change.emoji = input.emoji ?? '';
+    if (input.icon !== undefined) change.icon = input.icon;
+    if (typeof input.emoji === 'string') change.icon = null;
+    if (typeof input.icon === 'string') change.emoji = '';
+    if (input.language !== undefined) change.language = input.language;
+    // Only "live" gets here: it unlocks a space an earlier Livery stored as locked.
     if (input.editMode !== undefined) change.edit_mode = input.editMode;
     const row = await this.repo.update(spaceId, { ...change, updated_at: now() });
     if (row === undefined) throw notFound('space', spaceId);
-    return this.present(row, role, await this.countsOf(spaceId));
+    return this.presentOne(row, role);
   }
 
   /** The organization of a space, or undefined when there is no such space. */
@@ -136,25 +166,51 @@ export class SpacesService {
     page: PageRequest,
   ): Promise<Page<Space>> {
     const { rows, count } = await this.repo.listInOrganization(organizationId, page);
-    const counts = await this.repo.changeRequestCounts(rows.map((row) => row.id));
-    return toPage(rows, page.limit, count, (row) => this.present(row, role, counts.get(row.id)));
+    const present = await this.presenter(rows);
+    return toPage(rows, page.limit, count, (row) => present(row, role));
+  }
+
+  /**
+   * Presents spaces read together: their change-request counters and languages are loaded in
+   * two queries for all of them, then each is presented for the role given.
+   */
+  async presenter(rows: readonly SpaceRow[]): Promise<(row: SpaceRow, role: string) => Space> {
+    const ids = rows.map((row) => row.id);
+    const [counts, languages] = await Promise.all([
+      this.repo.changeRequestCounts(ids),
+      this.repo.languages(ids),
+    ]);
+    return (row, role) => this.present(row, role, counts.get(row.id), languages.get(row.id));
   }
 
   findInOrganization(spaceId: string, organizationId: string) {
     return this.repo.findInOrganization(spaceId, organizationId);
   }
 
-  private countsOf(spaceId: string): Promise<ChangeRequestCounts> {
-    return this.repo.changeRequestCountsOf(spaceId);
+  private async presentOne(row: SpaceRow, role: string): Promise<Space> {
+    const [counts, language] = await Promise.all([
+      this.repo.changeRequestCountsOf(row.id),
+      this.repo.languageOf(row.id),
+    ]);
+    return this.present(row, role, counts, language);
   }
 
-  present(row: SpaceRow, role: string, counts = NO_CHANGE_REQUESTS): Space {
+  /** GitBook's Space for a member with `role` (docs/api.md, "Records: GitBook 0.202's fields"). */
+  present(
+    row: SpaceRow,
+    role: string,
+    counts = NO_CHANGE_REQUESTS,
+    derivedLanguage: string | undefined = undefined,
+  ): Space {
     const location = this.urls.space(row.id);
+    // The language set for the space wins over the one its variants agree on.
+    const language = row.language ?? derivedLanguage;
     return {
       object: 'space',
       id: row.id,
       title: row.title,
       emoji: row.emoji,
+      ...(row.icon === null ? {} : { icon: row.icon }),
       visibility: row.visibility,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -163,21 +219,14 @@ export class SpacesService {
       organization: row.organization_id,
       revision: row.revision_id,
       defaultLevel: 'inherit',
+      // Livery has no merge rules of a space's own: the organization's (none) apply.
+      mergeRules: { type: 'inherit' },
+      ...(language === undefined ? {} : { language }),
       comments: 0,
       changeRequests: counts.total,
       changeRequestsOpen: counts.open,
       changeRequestsDraft: counts.draft,
-      permissions: {
-        view: true,
-        access: true,
-        admin: atLeast(role, 'admin'),
-        viewInviteLinks: atLeast(role, 'admin'),
-        edit: atLeast(role, 'edit'),
-        triggerGitSync: atLeast(role, 'edit'),
-        comment: atLeast(role, 'comment'),
-        merge: atLeast(role, 'review'),
-        review: atLeast(role, 'review'),
-      },
+      permissions: spacePermissions(role),
     };
   }
 }

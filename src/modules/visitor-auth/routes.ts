@@ -43,7 +43,7 @@ export const publishingAuthRoutes: FastifyPluginAsync<{
         operationId: scope.operationId('updateSitePublishingAuthById'),
         summary: 'Update a site auth config',
         description:
-          'backend is required. fallbackURL: absent leaves it unchanged, null removes it, else an absolute http(s) URL.',
+          'backend is required (custom; Livery has no integrations). fallbackURL and logoutURL: absent leaves it unchanged, null removes it, else an absolute http(s) URL.',
         tags,
         params: scope.params,
         body: UpdatePublishingAuthSchema,

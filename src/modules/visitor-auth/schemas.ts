@@ -1,13 +1,23 @@
 import { type Static, Type } from 'typebox';
+import type { UnsupportedInput } from '../../unsupported-inputs.js';
 import { Enum, OrNull } from '../customization/schema-kit.js';
 
-const FallbackUrl = Type.String({
-  format: 'uri',
-  pattern: '^https?://',
-  maxLength: 2048,
-  description:
-    'An absolute http(s) URL visitors are sent to when their token is missing or invalid',
-});
+const VisitorUrl = (description: string) =>
+  Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description });
+
+const FallbackUrl = VisitorUrl(
+  'An absolute http(s) URL visitors are sent to when their token is missing or invalid',
+);
+const LogoutUrl = VisitorUrl(
+  'An absolute http(s) URL of your backend that signs visitors out there (GitBook: "log visitors out from the upstream custom auth backend"); Livery stores and answers it',
+);
+
+/** GitBook's other backend; Livery has no integrations (src/unsupported-inputs.ts). */
+export const BACKEND_INPUT: UnsupportedInput = {
+  field: 'backend',
+  accepted: ['custom'],
+  reason: 'Livery has no integrations, so "integration" cannot authenticate visitors',
+};
 
 export const PublishingAuthSchema = Type.Object(
   {
@@ -20,6 +30,7 @@ export const PublishingAuthSchema = Type.Object(
         'Secret that signs visitor JWTs (HS256, audience = the site id, exp required). Regenerating it invalidates every token signed with the old one at once.',
     }),
     fallbackURL: Type.Optional(Type.String({ format: 'uri' })),
+    logoutURL: Type.Optional(Type.String({ format: 'uri' })),
   },
   { title: 'SitePublishingAuth' },
 );
@@ -32,6 +43,7 @@ export const UpdatePublishingAuthSchema = Type.Object(
       'custom (Livery has no integrations: "integration" is refused with a 400)',
     ),
     fallbackURL: Type.Optional(OrNull(FallbackUrl)),
+    logoutURL: Type.Optional(OrNull(LogoutUrl)),
   },
   { additionalProperties: false, title: 'SitePublishingAuthUpdate' },
 );

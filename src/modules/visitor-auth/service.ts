@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { PublishingAuthRow } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { now } from '../../ids.js';
+import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { SitesService } from '../sites/service.js';
 import { type VisitorClaims, VisitorTokenError, verifyVisitorToken } from './jwt.js';
 import type { PublishingAuthRepository } from './repository.js';
-import type { PublishingAuth, UpdatePublishingAuth } from './schemas.js';
+import { BACKEND_INPUT, type PublishingAuth, type UpdatePublishingAuth } from './schemas.js';
 
 /** 32 random bytes (256 bits, the HS256 block's worth), base64url. */
 export function generatePrivateKey(): string {
@@ -28,22 +29,19 @@ export class PublishingAuthService {
     return present(await this.ensure(siteId));
   }
 
-  /** `backend` is required; `fallbackURL` absent = unchanged, null = removed. */
+  /** `backend` is required; `fallbackURL` and `logoutURL`: absent = unchanged, null = removed. */
   async update(
     organizationId: string,
     siteId: string,
     input: UpdatePublishingAuth,
   ): Promise<PublishingAuth> {
+    refuseUnsupported(input, [BACKEND_INPUT]);
     await this.sites.requireSite(organizationId, siteId);
-    if (input.backend !== 'custom') {
-      throw badRequest(
-        'body.backend: Livery has no integrations, so "integration" cannot authenticate visitors; use "custom"',
-      );
-    }
     await this.ensure(siteId);
     const row = await this.repo.update(siteId, {
       backend: input.backend,
       ...(input.fallbackURL === undefined ? {} : { fallback_url: input.fallbackURL }),
+      ...(input.logoutURL === undefined ? {} : { logout_url: input.logoutURL }),
       updated_at: now(),
     });
     if (row === undefined) throw notFound('site', siteId);
@@ -91,6 +89,7 @@ export class PublishingAuthService {
       backend: 'custom',
       private_key: generatePrivateKey(),
       fallback_url: null,
+      logout_url: null,
       created_at: at,
       updated_at: at,
     });
@@ -103,5 +102,6 @@ function present(row: PublishingAuthRow): PublishingAuth {
     backend: row.backend,
     privateKey: row.private_key,
     ...(row.fallback_url === null ? {} : { fallbackURL: row.fallback_url }),
+    ...(row.logout_url === null ? {} : { logoutURL: row.logout_url }),
   };
 }
