@@ -236,6 +236,7 @@ describe('createChangeRequest', () => {
       createdBy: me,
       createdAt: body.createdAt,
       updatedAt: body.updatedAt,
+      space: spaceId, // GitBook 0.202: the space the change request belongs to
       revision: space.revision,
       revisionInitial: space.revision,
       comments: 0,

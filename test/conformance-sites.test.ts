@@ -164,7 +164,12 @@ describe('the site lifecycle through the official client', () => {
     assert.equal(site.siteSpaces, 2);
     assert.equal(site.basename, undefined);
     assert.equal(site.proxy, undefined);
-    assert.deepEqual(site.urls, { location: siteLocation(siteId), app: siteLocation(siteId) });
+    // urls.preview (GitBook 0.202): where a member's token opens the site, published or not.
+    assert.deepEqual(site.urls, {
+      location: siteLocation(siteId),
+      app: siteLocation(siteId),
+      preview: `http://livery.test/s/${siteId}`,
+    });
 
     const { data: variants } = await api.orgs.listSiteSpaces(t.orgId, siteId);
     const [englishVariant, germanVariant] = variants.items;
@@ -299,27 +304,32 @@ describe('the site lifecycle through the official client', () => {
     assert.ok(englishVariant && germanVariant && frenchVariant);
     const location = `${siteLocation(site.id)}/site-spaces/${germanVariant.id}`;
 
-    // path and condition.
-    const condition = 'visitor.claims.language == "de"';
+    // path; a condition is refused (Livery has no conditional site-spaces) and changes nothing.
+    const refused = await failure(
+      api.orgs.updateSiteSpaceById(t.orgId, site.id, germanVariant.id, {
+        path: 'de',
+        condition: 'visitor.claims.language == "de"',
+      }),
+    );
+    assert.equal(refused.code, 400);
+    assert.match(refused.message, /body\.condition: Livery has no conditional site-spaces/);
     const changed = await api.orgs.updateSiteSpaceById(t.orgId, site.id, germanVariant.id, {
       path: 'de',
-      condition,
     });
     assert.equal(changed.status, 200);
     assert.equal(changed.data.object, 'site-space');
     assert.equal(changed.data.id, germanVariant.id);
     assert.equal(changed.data.path, 'de');
-    assert.equal(changed.data.condition, condition);
+    assert.equal('condition' in changed.data, false);
     assert.equal(changed.data.default, false);
     assert.equal(changed.data.space.id, german);
     assert.equal(changed.data.title, 'Deutsch');
     assert.deepEqual(changed.data.urls, { location });
 
-    // condition: null removes it; the path stays.
+    // condition: null is what Livery is: accepted; the path stays.
     const unconditioned = await api.orgs.updateSiteSpaceById(t.orgId, site.id, germanVariant.id, {
       condition: null,
     });
-    assert.equal(unconditioned.data.condition, undefined);
     assert.equal('condition' in unconditioned.data, false);
     assert.equal(unconditioned.data.path, 'de');
 

@@ -36,6 +36,7 @@ interface MemberJson {
   sso: boolean;
   spaces: number;
   teams: number;
+  sites: number;
 }
 
 interface ListJson<T> {
@@ -176,6 +177,11 @@ describe('listing members', () => {
     const t = await freshApp(c);
     const spaceCount = 3;
     for (let i = 0; i < spaceCount; i++) await createSpace(t, `Space ${i}`);
+    // Sites without spaces (the body is optional), so that the space count stays as made.
+    const siteCount = 2;
+    for (let i = 0; i < siteCount; i++) {
+      expectStatus(await t.request({ method: 'POST', url: `/v1/orgs/${t.orgId}/sites` }), 201);
+    }
     const people: Record<string, Person> = {};
     for (const role of MEMBER_ROLES.filter((r) => r !== 'admin')) {
       people[role] = await addMember(t, role, {
@@ -222,6 +228,8 @@ describe('listing members', () => {
         sso: false,
         spaces: role === null ? 0 : spaceCount,
         teams: 0,
+        // GitBook 0.202: every site of the organization for a role, none for a guest.
+        sites: role === null ? 0 : siteCount,
       });
       assert.ok(!Number.isNaN(Date.parse(joinedAt)), joinedAt);
       if (id === t.userId) {

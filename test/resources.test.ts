@@ -161,14 +161,31 @@ describe('sites and site-spaces', () => {
         object: 'site',
         id: site.id,
         type: 'basic',
+        appliedType: 'basic',
         title: 'Untitled site',
         visibility: 'public',
+        defaultLevel: 'inherit',
+        // The owner is an admin: every right Livery has (docs/api.md, "Records").
+        permissions: {
+          view: true,
+          access: true,
+          edit: true,
+          create: true,
+          admin: true,
+          installIntegration: false,
+          viewAdaptiveSchema: false,
+          editAdaptiveSchema: false,
+        },
         published: false,
         siteSpaces: 0,
         createdAt: 'x',
         agentsContext: 'included',
         features: [],
-        urls: { location: res.headers.location, app: res.headers.location },
+        urls: {
+          location: res.headers.location,
+          app: res.headers.location,
+          preview: `http://livery.test/s/${String(site.id)}`,
+        },
       },
     );
     const got = expectStatus(
@@ -272,7 +289,8 @@ describe('sites and site-spaces', () => {
     assert.equal(siteSpace.default, true, 'the first added is the default');
     assert.equal(siteSpace.path, 'reference');
     assert.equal(siteSpace.title, 'Reference');
-    assert.deepEqual(siteSpace.space, space);
+    // Shown by a site, the space now has a language: the site's (default) locale.
+    assert.deepEqual(siteSpace.space, { ...space, language: 'en' });
     assert.equal(res.headers.location, `http://livery.test${base}/${String(siteSpace.id)}`);
 
     const second = expectStatus(

@@ -35,6 +35,7 @@ type SiteSpace = {
   path: string;
   default: boolean;
   condition?: string;
+  hidden: boolean;
   title: string;
   space: { id: string };
   urls: { location: string; published?: string };
@@ -281,19 +282,22 @@ describe('publishSite / unpublishSite', () => {
 });
 
 describe('updateSiteSpaceById / deleteSiteSpaceById', () => {
-  test('PATCH path, condition (null removes it) and spaceId', async () => {
+  test('PATCH path, hidden and spaceId; condition null removes one an earlier Livery stored', async () => {
     const f = await createSite(t, 2);
     const [id] = f.siteSpaceIds;
     const url = `${f.base}/site-spaces/${id}`;
+    // Livery no longer takes conditions; one stored by an earlier version is still answered.
+    await t.db
+      .updateTable('site_spaces')
+      .set({ condition: 'visitor.claims.lang == "fr"' })
+      .where('id', '=', id as string)
+      .execute();
     const patched = expectStatus(
-      await t.request({
-        method: 'PATCH',
-        url,
-        payload: { path: 'fr', condition: 'visitor.claims.lang == "fr"' },
-      }),
+      await t.request({ method: 'PATCH', url, payload: { path: 'fr', hidden: true } }),
       200,
     ) as SiteSpace;
     assert.equal(patched.path, 'fr');
+    assert.equal(patched.hidden, true);
     assert.equal(patched.condition, 'visitor.claims.lang == "fr"');
     const space = expectStatus(
       await t.request({
@@ -311,6 +315,7 @@ describe('updateSiteSpaceById / deleteSiteSpaceById', () => {
     assert.equal(moved.title, 'Français');
     assert.equal(moved.condition, undefined);
     assert.equal(moved.path, 'fr', 'absent fields unchanged');
+    assert.equal(moved.hidden, true, 'absent fields unchanged');
     assert.deepEqual(
       (await siteSpaces(f.base)).find((s) => s.id === id),
       moved,
@@ -328,10 +333,7 @@ describe('updateSiteSpaceById / deleteSiteSpaceById', () => {
         url: `${f.base}/site-spaces/${id}`,
         payload: payload as object,
       });
-    assert.match(
-      expectError(await patch(first, { path: taken, condition: 'x' }), 409),
-      /body\.path/,
-    );
+    assert.match(expectError(await patch(first, { path: taken, hidden: true }), 409), /body\.path/);
     assert.match(expectError(await patch('sitesp_nope', { path: 'x' }), 404), /sitesp_nope/);
     const foreign = await t.services.identity.createOrganizationWithOwner({
       title: 'F',
@@ -346,7 +348,11 @@ describe('updateSiteSpaceById / deleteSiteSpaceById', () => {
       [{ condition: 'x'.repeat(1025) }, /body\.condition/],
       [{ spaceId: foreignSpace.id }, /body\.spaceId/],
       [{ spaceId: 'nope', path: 'new-path' }, /body\.spaceId/],
-      [{ hidden: true }, /hidden/],
+      [{ hidden: 'yes' }, /body\.hidden/],
+      // What Livery does not have: refused, with nothing else of the request applied.
+      [{ condition: 'visitor.claims.beta', path: 'new-path' }, /^body\.condition: Livery has no /],
+      [{ draft: true, hidden: true }, /^body\.draft: Livery has no draft site-spaces/],
+      [{ pageId: 'page1', path: 'new-path' }, /^body\.pageId: Livery has no custom home pages/],
     ];
     for (const [payload, message] of cases) {
       assert.match(expectError(await patch(first, payload), 400), message, JSON.stringify(payload));

@@ -344,7 +344,7 @@ describe('a space shown by exactly one site', () => {
 });
 
 describe("PATCH /v1/spaces/{spaceId} with only the space's own fields", () => {
-  test('title, emoji, editMode update the space; emoji null clears it; not deprecated', async () => {
+  test('title, emoji, editMode live update the space; emoji null clears it; not deprecated', async () => {
     const f = await createSite(t, 1);
     const space = f.spaceIds[0] as string;
     const site = await getSite(f.siteId);
@@ -353,10 +353,10 @@ describe("PATCH /v1/spaces/{spaceId} with only the space's own fields", () => {
     assert.equal((expectStatus(titled, 200) as Space).title, 'New title');
     expectNotDeprecated(titled);
 
-    const emoji = await send('PATCH', `/v1/spaces/${space}`, { emoji: '📘', editMode: 'locked' });
+    const emoji = await send('PATCH', `/v1/spaces/${space}`, { emoji: '📘', editMode: 'live' });
     const withEmoji = expectStatus(emoji, 200) as Space;
     assert.equal(withEmoji.emoji, '📘');
-    assert.equal(withEmoji.editMode, 'locked');
+    assert.equal(withEmoji.editMode, 'live');
     assert.equal(withEmoji.title, 'New title');
     expectNotDeprecated(emoji);
     assert.deepEqual(await getSpace(space), withEmoji);
@@ -364,10 +364,18 @@ describe("PATCH /v1/spaces/{spaceId} with only the space's own fields", () => {
     const cleared = await send('PATCH', `/v1/spaces/${space}`, { emoji: null });
     const noEmoji = expectStatus(cleared, 200) as Space;
     assert.equal(noEmoji.emoji, '');
-    assert.equal(noEmoji.editMode, 'locked');
     expectNotDeprecated(cleared);
     assert.equal((await getSpace(space)).emoji, '');
 
+    // Livery never locks a space: "locked" is refused, with nothing of the request applied; "live"
+    // unlocks a space an earlier Livery stored as locked.
+    const locked = await send('PATCH', `/v1/spaces/${space}`, {
+      editMode: 'locked',
+      title: 'Locked',
+    });
+    assert.match(expectError(locked, 400), /^body\.editMode: Livery has no locked spaces/);
+    assert.equal((await getSpace(space)).title, 'New title');
+    await t.db.updateTable('spaces').set({ edit_mode: 'locked' }).where('id', '=', space).execute();
     const live = await send('PATCH', `/v1/spaces/${space}`, { editMode: 'live' });
     assert.equal((expectStatus(live, 200) as Space).editMode, 'live');
     expectNotDeprecated(live);

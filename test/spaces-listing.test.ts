@@ -399,7 +399,10 @@ describe('deleteSpaceById', () => {
     ]) {
       assert.match(expectError(await t.request({ method: 'GET', url }), 404), /space/, url);
     }
-    expectError(await t.request({ method: 'DELETE', url: `/v1/spaces/${s.spaceId}` }), 404);
+    // GitBook's "Space did not exist".
+    const again = await t.request({ method: 'DELETE', url: `/v1/spaces/${s.spaceId}` });
+    assert.equal(again.statusCode, 204, again.body);
+    assert.equal(again.body, '');
     assert.deepEqual(await stored(s.spaceId), {
       spaces: 0,
       revisions: 0,
@@ -469,7 +472,7 @@ describe('deleteSpaceById', () => {
     assert.equal((await stored(s.spaceId)).spaces, 0);
   });
 
-  test('role edit is a 403, a non-member a 404; the space stays', async () => {
+  test('role edit is a 403; a non-member gets the 204 of a space that does not exist; the space stays', async () => {
     const [spaceId] = await createSpaces(t.token, t.orgId, 1, 'Kept');
     assert.ok(spaceId);
     const url = `/v1/spaces/${spaceId}`;
@@ -478,12 +481,39 @@ describe('deleteSpaceById', () => {
       const message = expectError(await as(member.token, { method: 'DELETE', url }), 403);
       assert.match(message, /admin/, role);
     }
+    // Another organization's space and no space at all answer alike: nothing tells them apart.
     const stranger = await newOrganization('Not a member');
-    assert.match(
-      expectError(await as(stranger.token, { method: 'DELETE', url }), 404),
-      new RegExp(spaceId),
-    );
+    const answer = async (target: string) => {
+      const response = await as(stranger.token, { method: 'DELETE', url: target });
+      const {
+        date: _date,
+        'x-request-id': _id,
+        'x-ratelimit-remaining': _left,
+        'x-ratelimit-reset': _reset,
+        ...headers
+      } = response.headers;
+      return { status: response.statusCode, body: response.body, headers };
+    };
+    const foreign = await answer(url);
+    assert.equal(foreign.status, 204);
+    assert.equal(foreign.body, '');
+    assert.deepEqual(foreign, await answer('/v1/spaces/space_doesnotexist'));
+    assert.deepEqual(foreign, await answer(`/v1/spaces/${spaceId}x`));
     expectStatus(await t.request({ method: 'GET', url }), 200);
+    assert.equal((await stored(spaceId)).spaces, 1);
+
+    // A token without the operation's scope is refused whatever the space: the scope does not
+    // depend on it.
+    const { token: readOnly } = await t.services.identity.createToken(stranger.userId, {
+      label: 'read only',
+      scopes: ['space:read'],
+    });
+    for (const target of [url, '/v1/spaces/space_doesnotexist']) {
+      assert.match(
+        expectError(await as(readOnly, { method: 'DELETE', url: target }), 403),
+        /space:write/,
+      );
+    }
     assert.equal((await stored(spaceId)).spaces, 1);
   });
 });
