@@ -13,10 +13,22 @@ import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
  *   themeCss   GET /s/bench/@livery/theme/{id}.css;
  *   view       POST /s/bench/@livery/view (a visitor's page view);
  *   feedback   POST /s/bench/@livery/feedback over 64 visitors (mostly replacements);
- *   preview    POST /v1/orgs/{o}/sites/{s}/preview with a draft primary color.
+ *   preview    POST /v1/orgs/{o}/sites/{s}/preview with a draft primary color;
+ *   previewCode the same, of a page with three highlighted code blocks (nothing is cached).
+ * Before the runs, it prints what a fresh process spends on the first page without code and the
+ * first page with code (Shiki loaded then), and its resident memory around them.
  */
 
-const KINDS = ['baseline', 'page', 'shared', 'themeCss', 'view', 'feedback', 'preview'] as const;
+const KINDS = [
+  'baseline',
+  'page',
+  'shared',
+  'themeCss',
+  'view',
+  'feedback',
+  'preview',
+  'previewCode',
+] as const;
 type Kind = (typeof KINDS)[number];
 let sent = 0;
 
@@ -48,9 +60,11 @@ async function publish(base: string, getUrl: string): Promise<Site> {
     spaceId: content.space,
   });
   const path = `${String(shown.path)}/section-7/topic-5`;
+  await addCodePage(base, content.space);
   await apiCall(base, 'PATCH', siteBase, { basename: 'bench' });
   await apiCall(base, 'PUT', `${siteBase}/customization`, { feedback: { enabled: true } });
   await apiCall(base, 'POST', `${siteBase}/publish`);
+  await coldRenders(base, String(shown.path));
   // The share-link site: the same space, its key kept in a cookie as a browser would.
   const shared = await apiCall(base, 'POST', `/v1/orgs/${org}/sites`, {
     title: 'Shared',
@@ -66,6 +80,59 @@ async function publish(base: string, getUrl: string): Promise<Site> {
   const shareCookie = (entry.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   if (!shareCookie.startsWith('livery_share=')) throw new Error('no share cookie');
   return { origin: base, org, site, variant, path, page: content.page, shareCookie };
+}
+
+/** Three code blocks (TypeScript, shell, JSON: 64 lines, 2.1 KB), as a documentation page has. */
+const CODE_PAGE = `Calling the API:
+
+\`\`\`ts
+${`import { GitBookAPI } from '@gitbook/api';
+const api = new GitBookAPI({ authToken: process.env.TOKEN, endpoint: 'http://127.0.0.1:8080' });
+const { data } = await api.orgs.listSites(orgId, { limit: 20 });
+for (const site of data.items) console.log(\`\${site.id}: \${site.title}\`);
+`.repeat(6)}\`\`\`
+
+\`\`\`sh
+${'curl -s -H "Authorization: Bearer $TOKEN" "$LIVERY/v1/orgs/$ORG/sites" | jq -r \'.items[].id\'\n'.repeat(10)}\`\`\`
+
+\`\`\`json
+${'{ "title": "Docs", "styling": { "corners": "rounded", "font": "Inter" } }\n'.repeat(30)}\`\`\`
+`;
+
+async function addCodePage(base: string, space: string): Promise<void> {
+  const crBase = `/v1/spaces/${space}/change-requests`;
+  const cr = String((await apiCall(base, 'POST', crBase, { subject: 'Code' })).id);
+  await apiCall(base, 'POST', `${crBase}/${cr}/content`, {
+    changes: [
+      { operation: 'insert_page', title: 'Code sample', document: { markdown: CODE_PAGE } },
+    ],
+  });
+  await apiCall(base, 'POST', `${crBase}/${cr}/merge`, {});
+}
+
+/** The first renders of a fresh process: a page without code, then one with (Shiki's start). */
+async function coldRenders(base: string, variantPath: string): Promise<void> {
+  const rss = async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return Number(/^process_resident_memory_bytes (\d+)/m.exec(text)?.[1]) / 2 ** 20;
+  };
+  const timed = async (path: string) => {
+    const start = performance.now();
+    const response = await fetch(`${base}/s/bench/${variantPath}/${path}`);
+    await response.text();
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return (performance.now() - start).toFixed(1);
+  };
+  const before = await rss();
+  const plain = await timed('section-7/topic-4');
+  const afterPlain = await rss();
+  const code = await timed('code-sample');
+  const afterCode = await rss();
+  const again = await timed('code-sample');
+  process.stdout.write(
+    `cold renders: first page without code ${plain} ms (RSS ${before.toFixed(0)} → ${afterPlain.toFixed(0)} MiB); ` +
+      `first page with code ${code} ms (RSS → ${afterCode.toFixed(0)} MiB); the same page again (cached) ${again} ms\n`,
+  );
 }
 
 function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
@@ -108,6 +175,16 @@ function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
         () => ({
           siteSpaceId: s.variant,
           pagePath: 'section-7/topic-5',
+          customization: { styling: { primaryColor: { light: '#d9480f', dark: '#ff922b' } } },
+        }),
+        { authorization: `Bearer ${TOKEN}` },
+      );
+    case 'previewCode':
+      return post(
+        `/v1/orgs/${s.org}/sites/${s.site}/preview`,
+        () => ({
+          siteSpaceId: s.variant,
+          pagePath: 'code-sample',
           customization: { styling: { primaryColor: { light: '#d9480f', dark: '#ff922b' } } },
         }),
         { authorization: `Bearer ${TOKEN}` },

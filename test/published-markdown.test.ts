@@ -72,6 +72,15 @@ describe('renderMarkdown: what documentation needs', () => {
     assert.match(html, /<a href="http:\/\/auto.test" rel="noopener noreferrer">/);
   });
 
+  test('externalLinks.target blank: external links open in a new tab, relative ones do not', () => {
+    const html = renderMarkdown('[ext](https://e.test/a) [rel](../install)', { newTab: true });
+    assert.match(
+      html,
+      /<a href="https:\/\/e.test\/a" target="_blank" rel="noopener noreferrer">ext<\/a>/,
+    );
+    assert.match(html, /<a href="..\/install">rel<\/a>/);
+  });
+
   test('headings get ids from their text, numbered when repeated', () => {
     const html = renderMarkdown('## Install it\n\n## Install it\n\n### Über uns');
     assert.match(html, /<h2 id="install-it">/);

@@ -171,7 +171,10 @@ describe('renderPage: header, announcement, footer', () => {
       html,
       /<div class="announcement announcement-warning" data-announcement="[0-9a-f]{16}"/,
     );
-    assert.match(html, /<a href="https:\/\/e.test\/v2">Version 2 is out<\/a>/);
+    assert.match(
+      html,
+      /<a class="announcement-link" href="https:\/\/e.test\/v2">Version 2 is out <span class="announcement-call">More<\/span> <svg class="icon icon-arrowRight"/,
+    );
     const key = (h: string) => /data-announcement="([0-9a-f]+)"/.exec(h)?.[1];
     assert.equal(key(html), key(banner('Version 2 is out')));
     assert.notEqual(key(html), key(banner('Version 3 is out')), 'a new message shows again');

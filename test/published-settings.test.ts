@@ -132,7 +132,7 @@ const rows: Row[] = [
     }),
     contains: () => [
       '<div class="announcement announcement-warning"',
-      '<a href="https://acme.test/blog">Version 2 is out</a>',
+      '<a class="announcement-link" href="https://acme.test/blog">Version 2 is out <span class="announcement-call">Read</span>',
     ],
   },
   {
@@ -200,7 +200,8 @@ describe('each setting, saved, shows in the served page', () => {
       'class="privacy"',
       'og:image',
       'class="copyright"',
-      '<details',
+      '<details class="dropdown"><summary class="header-link',
+      'class="social-links',
     ]) {
       assert.ok(!html.includes(absent), `absent by default: ${absent}`);
     }

@@ -14,10 +14,21 @@ const PATHS = {
   arrowRight: '<path d="M5 12h14M13 6l6 6-6 6"/>',
   external:
     '<path class="fill" d="M5 7h6v12H5z" stroke="none"/><path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5"/>',
+  copy: '<rect class="fill" x="8" y="8" width="12" height="12" rx="2"/><path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2"/>',
+  document: '<path class="fill" d="M6 3h8l5 5v13H6z"/><path d="M14 3v5h5M9 13h7M9 17h7"/>',
+  sparkle: '<path class="fill" d="M12 3l2.2 5.8L20 11l-5.8 2.2L12 19l-2.2-5.8L4 11l5.8-2.2z"/>',
+  printer:
+    '<path d="M7 9V3h10v6"/><rect class="fill" x="3" y="9" width="18" height="8" rx="2"/><path d="M7 14h10v7H7z"/>',
+  link: '<path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"/>',
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
 export function icon(name: IconName): string {
   return `<svg class="icon icon-${name}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${PATHS[name]}</svg>`;
+}
+
+/** A brand icon (social-icons.ts): a filled 24×24 path, labelled by the link around it. */
+export function brandIcon(path: string): string {
+  return `<svg class="brand-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="${path}"/></svg>`;
 }

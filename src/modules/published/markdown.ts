@@ -7,8 +7,11 @@ import MarkdownIt from 'markdown-it';
  * - link and image targets are checked by markdown-it's validateLink, which refuses
  *   `javascript:`, `vbscript:`, `file:` and `data:` (except `data:image/gif|png|jpeg|webp`);
  *   a refused link stays as its source text;
- * - external links get `rel="noopener noreferrer"`.
+ * - external links get `rel="noopener noreferrer"`, and open in a new tab when the site says so
+ *   (`externalLinks.target: blank`);
  * Headings get ids (slugs of their text) so that the page outline and `#anchors` work.
+ * Code blocks go through the caller's highlighter when there is one (code-highlight.ts): it
+ * escapes the code itself, and a block it declines is rendered plain, escaped here.
  */
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
@@ -16,13 +19,37 @@ const defaultLinkOpen =
   md.renderer.rules.link_open ??
   ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+md.renderer.rules.link_open = (tokens, idx, options, env: Env, self) => {
   const token = tokens[idx];
   const href = token?.attrGet('href') ?? '';
-  if (token !== undefined && /^https?:\/\//i.test(href))
+  if (token !== undefined && /^https?:\/\//i.test(href)) {
+    if (env.newTab === true) token.attrSet('target', '_blank');
     token.attrSet('rel', 'noopener noreferrer');
+  }
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
+
+/** A code block's highlighted HTML, or undefined to render it plain. */
+export type Highlight = (code: string, info: string) => string | undefined;
+export interface RenderOptions {
+  highlight?: Highlight | undefined;
+  /** External links open in a new tab (`externalLinks.target: blank`). */
+  newTab?: boolean;
+}
+type Env = RenderOptions;
+
+for (const rule of ['fence', 'code_block'] as const) {
+  const plain = md.renderer.rules[rule];
+  md.renderer.rules[rule] = (tokens, idx, options, env: Env, self) => {
+    const token = tokens[idx];
+    const html =
+      token === undefined ? undefined : env.highlight?.(token.content, token.info.trim());
+    if (html !== undefined) return `${html}\n`;
+    return plain === undefined
+      ? self.renderToken(tokens, idx, options)
+      : plain(tokens, idx, options, env, self);
+  };
+}
 
 md.core.ruler.push('heading_ids', (state) => {
   const taken = new Map<string, number>();
@@ -47,8 +74,20 @@ export function headingId(text: string): string {
   return id === '' ? 'section' : id;
 }
 
-export function renderMarkdown(markdown: string): string {
-  return md.render(markdown);
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
+  const env: Env = { ...options };
+  return md.render(markdown, env);
+}
+
+/**
+ * The info string of each code block of a page (` ```ts ` gives `ts`; an indented block ''),
+ * so that the grammars and themes it needs are loaded before it renders.
+ */
+export function codeBlockInfos(markdown: string): string[] {
+  return md
+    .parse(markdown, {})
+    .filter((token) => token.type === 'fence' || token.type === 'code_block')
+    .map((token) => token.info.trim());
 }
 
 /** Text for HTML element content and attribute values. */

@@ -1,5 +1,7 @@
 import { findById, type StoredPage, type Tree } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
+import { pageHighlighter } from './code-highlight.js';
+import { localized } from './localized.js';
 import { escapeHtml as e, renderMarkdown } from './markdown.js';
 import {
   breadcrumbs,
@@ -31,6 +33,26 @@ export interface SiteFrame {
   noindex: boolean;
   /** A preview's theme, inline: no stylesheet address serves unsaved settings. */
   inlineThemeCss?: string;
+  /**
+   * The site's root as an absolute address (`https://docs.acme.test/s/acme/`), when anyone who
+   * has a page's address may read it (public and unlisted sites): the page menu's AI actions
+   * send it to outside services. Absent otherwise.
+   */
+  publicRoot?: string;
+}
+
+/**
+ * The absolute root of a site whose pages anyone with their address may read (public and
+ * unlisted), for the page menu's AI actions; undefined for the others. `root` is the site's root
+ * below `mount` (PUBLIC_URL's path), or already absolute (previews).
+ */
+export function publicRootOf(
+  site: { visibility: string },
+  root: string,
+  urls: { mount: string; publicUrl: string },
+): string | undefined {
+  if (site.visibility !== 'public' && site.visibility !== 'unlisted') return undefined;
+  return root.startsWith(urls.mount) ? `${urls.publicUrl}${root.slice(urls.mount.length)}` : root;
 }
 
 /** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
@@ -52,14 +74,13 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
   return {
     settings,
     strings: stringsFor(settings.internationalization.locale),
-    siteTitle: settings.title ?? variant.spaceTitle,
+    siteTitle: siteTitle(settings, variant.spaceTitle),
     homeHref: base,
     sidebar: sidebar(frame.tree, base, currentId),
-    variants: frame.variants.map((v) => ({
-      title: v.spaceTitle,
-      href: variantBase(root, v),
-      active: v.id === variant.id,
-    })),
+    // Hidden variants are left out of the switcher; their addresses still serve them.
+    variants: frame.variants
+      .filter((v) => !v.hidden)
+      .map((v) => ({ title: v.title, href: variantBase(root, v), active: v.id === variant.id })),
     link: (ref: ContentRef) => resolveLink(ref, context),
     themeCssHref: `${root}@livery/theme/${encodeURIComponent(variant.id)}.css`,
     assetsHref: frame.assets,
@@ -69,6 +90,15 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     ...(frame.inlineThemeCss === undefined ? {} : { inlineThemeCss: frame.inlineThemeCss }),
     base,
   };
+}
+
+/**
+ * The site's title in the variant's language: `localizedTitle[locale]`, else `title`, else the
+ * content's title.
+ */
+export function siteTitle(settings: Settings, contentTitle: string): string {
+  const locale = settings.internationalization.locale;
+  return localized(settings.title ?? contentTitle, settings.localizedTitle, locale);
 }
 
 /** A document page (or the empty start of a variant without pages). */
@@ -86,12 +116,16 @@ export function documentView(
       neighbours: {},
     };
   }
+  const highlight = pageHighlighter(frame.settings.styling.codeTheme.default);
   const view: PageView = {
     ...shared,
     page: {
       id: page.id,
       title: page.title,
-      bodyHtml: renderMarkdown(page.markdown ?? ''),
+      bodyHtml: renderMarkdown(page.markdown ?? '', {
+        highlight,
+        newTab: frame.settings.externalLinks.target === 'blank',
+      }),
       ...(page.emoji === undefined ? {} : { emoji: page.emoji }),
       ...(page.description === undefined ? {} : { description: page.description }),
     },
@@ -99,6 +133,14 @@ export function documentView(
     neighbours: neighbours(frame.tree, base, page.id),
   };
   if (links.editHref !== undefined) view.editHref = links.editHref;
+  const path = findById(frame.tree, page.id)?.path;
+  if (path !== undefined) {
+    view.actions = { markdownHref: `${pageHref(base, path)}.md` };
+    if (frame.publicRoot !== undefined) {
+      const publicBase = variantBase(frame.publicRoot, frame.variant);
+      view.actions.publicMarkdownUrl = `${pageHref(publicBase, path)}.md`;
+    }
+  }
   if (links.interactive) {
     view.feedbackHref = `${frame.root}@livery/feedback`;
     // A preview is not a visit: it reports no view.
@@ -133,6 +175,15 @@ export function signInView(frame: SiteFrame): PageView {
     variants: [],
     page: { id: '', title: view.siteTitle, bodyHtml: `<p>${e(t.signInRequired)}</p>\n` },
   };
+}
+
+/**
+ * A document page as Markdown (`{page address}.md`, the page menu's "View as Markdown"): its
+ * title as a heading, its description, then its body as written.
+ */
+export function pageMarkdown(page: StoredPage): string {
+  const description = page.description === undefined ? '' : `${page.description}\n\n`;
+  return `# ${page.title}\n\n${description}${page.markdown ?? ''}`;
 }
 
 /** The address of a group: its first document below it, if any. */

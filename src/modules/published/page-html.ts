@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Settings } from '../customization/settings-schema.js';
 import { icon } from './icons.js';
 import { escapeHtml as e } from './markdown.js';
 import type { ContentRef, NavEntry, PageLink } from './navigation.js';
+import { type PageActionContext, pageActionsHtml } from './page-actions.js';
+import { announcement, footer, header } from './page-chrome.js';
 import type { Strings } from './strings.js';
 
 /**
@@ -15,7 +16,7 @@ import type { Strings } from './strings.js';
 export interface PageView {
   settings: Settings;
   strings: Strings;
-  /** The customization title, else the content's. */
+  /** The customization title (in the variant's language), else the content's. */
   siteTitle: string;
   homeHref: string;
   page: { id: string; title: string; emoji?: string; description?: string; bodyHtml: string };
@@ -41,6 +42,8 @@ export interface PageView {
   siteKey?: string;
   /** The theme inline instead of linked (previews of unsaved settings). */
   inlineThemeCss?: string;
+  /** What the page menu acts on; document pages only (page-actions.ts). */
+  actions?: PageActionContext;
 }
 
 export function renderPage(view: PageView): string {
@@ -55,7 +58,7 @@ export function renderPage(view: PageView): string {
     `links-${s.styling.links}`,
   ];
   return `<!doctype html>
-<html lang="${e(s.internationalization.locale)}" data-theme="${s.themes.default}" data-default-theme="${s.themes.default}"${view.siteKey === undefined ? '' : ` data-site="${e(view.siteKey)}"`}>
+<html lang="${e(s.internationalization.locale)}" data-theme="${initialTheme(s)}" data-default-theme="${s.themes.default}"${view.siteKey === undefined ? '' : ` data-site="${e(view.siteKey)}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -69,7 +72,7 @@ ${s.socialPreview.url === undefined ? '' : `<meta property="og:image" content="$
 ${announcement(view)}${header(view)}<div class="layout">
 <nav class="sidebar" aria-label="${e(t.tableOfContents)}">${variantSwitcher(view)}${navList(view.sidebar)}</nav>
 <main class="page">
-${breadcrumbTrail(view.breadcrumbs)}<h1>${page.emoji === undefined ? '' : `<span class="emoji">${e(page.emoji)}</span> `}${e(page.title)}</h1>
+${breadcrumbTrail(view.breadcrumbs)}<div class="page-head"><h1>${page.emoji === undefined ? '' : `<span class="emoji">${e(page.emoji)}</span> `}${e(page.title)}</h1>${pageActionsHtml(s, view.actions, t)}</div>
 ${page.description === undefined ? '' : `<p class="description">${e(page.description)}</p>\n`}<article class="content">${page.bodyHtml}</article>
 ${s.git.showEditLink && view.editHref !== undefined ? `<p class="edit-link"><a href="${e(view.editHref)}">${e(t.editPage)}</a></p>\n` : ''}${s.feedback.enabled && view.feedbackHref !== undefined ? feedbackWidget(t) : ''}${s.pagination.enabled ? pagination(view) : ''}</main>
 </div>
@@ -77,6 +80,12 @@ ${footer(view)}</body>
 </html>
 `;
 }
+
+/**
+ * The theme the HTML starts in. `system` starts light; the page's script, which runs in the
+ * head before anything paints, follows the visitor's `prefers-color-scheme` (site.js).
+ */
+const initialTheme = (s: Settings) => (s.themes.default === 'system' ? 'light' : s.themes.default);
 
 function themeLink(view: PageView): string {
   // `</` cannot occur in generated CSS (colors, lengths, known font names); refused all the same.
@@ -109,53 +118,6 @@ function favicon(s: Settings): string {
     return `<link rel="icon" href="${e(favicon.icon.light)}" media="(prefers-color-scheme: light)">\n<link rel="icon" href="${e(favicon.icon.dark)}" media="(prefers-color-scheme: dark)">\n`;
   }
   return '';
-}
-
-function announcement({ settings: s, strings: t, link }: PageView): string {
-  const a = s.announcement;
-  if (a === undefined || !a.enabled) return '';
-  // Dismissal is remembered per message: a new message shows again.
-  const key = createHash('sha256').update(a.message).digest('hex').slice(0, 16);
-  const href = a.link === undefined ? undefined : link(a.link.to as ContentRef);
-  const text = href === undefined ? e(a.message) : `<a href="${e(href)}">${e(a.message)}</a>`;
-  return `<div class="announcement announcement-${a.style}" data-announcement="${key}" role="status">${text} <button type="button" class="dismiss" aria-label="${e(t.dismiss)}">${icon('close')}</button></div>\n`;
-}
-
-function header(view: PageView): string {
-  const { settings: s, strings: t } = view;
-  const logo = s.header.logo;
-  const brand =
-    logo === undefined
-      ? `<span class="site-title">${e(view.siteTitle)}</span>`
-      : `<img class="logo logo-light" src="${e(logo.light)}" alt="${e(view.siteTitle)}"><img class="logo logo-dark" src="${e(logo.dark)}" alt="${e(view.siteTitle)}">`;
-  const links = s.header.links
-    .map((item) => {
-      const href = item.to === null ? undefined : view.link(item.to as ContentRef);
-      const style = item.style ?? 'link';
-      const top = anchor(href, item.title, `header-link ${style}`, s);
-      if (item.links.length === 0) return top;
-      const subs = item.links
-        .map(
-          (sub) =>
-            `<li>${anchor(view.link(sub.to as ContentRef), sub.title, 'header-sublink', s)}</li>`,
-        )
-        .join('');
-      return `<details class="dropdown"><summary class="header-link ${style}">${e(item.title)} ${icon('chevronDown')}</summary><ul>${subs}</ul></details>`;
-    })
-    .join('');
-  const toggle = s.themes.toggeable
-    ? `<button type="button" class="theme-toggle" aria-label="${e(t.toggleTheme)}" title="${e(t.toggleTheme)}">${icon('moon')}${icon('sun')}</button>`
-    : '';
-  return `<header class="site-header"><a class="brand" href="${e(view.homeHref)}">${brand}</a><form class="search search-${s.styling.search}" role="search">${icon('search')}<input type="search" placeholder="${e(t.search)}" aria-label="${e(t.search)}"></form><nav class="header-links">${links}</nav>${toggle}</header>\n`;
-}
-
-/** A link when the target can be followed, its text otherwise; external links honour `externalLinks`. */
-function anchor(href: string | undefined, text: string, className: string, s: Settings): string {
-  if (href === undefined) return `<span class="${className} unresolved">${e(text)}</span>`;
-  const external = /^https?:/i.test(href) && s.externalLinks.target === 'blank';
-  return external
-    ? `<a class="${className}" href="${e(href)}" target="_blank" rel="noopener noreferrer">${e(text)} ${icon('external')}</a>`
-    : `<a class="${className}" href="${e(href)}">${e(text)}</a>`;
 }
 
 function navList(entries: NavEntry[]): string {
@@ -203,28 +165,4 @@ function pagination({ neighbours, strings: t }: PageView): string {
   const inner =
     side(neighbours.previous, 'prev', t.previous) + side(neighbours.next, 'next', t.next);
   return inner === '' ? '' : `<nav class="pagination">${inner}</nav>\n`;
-}
-
-function footer(view: PageView): string {
-  const { settings: s, strings: t } = view;
-  const logo =
-    s.footer.logo === undefined
-      ? ''
-      : `<img class="logo logo-light" src="${e(s.footer.logo.light)}" alt=""><img class="logo logo-dark" src="${e(s.footer.logo.dark)}" alt="">`;
-  const groups = s.footer.groups
-    .map((group) => {
-      const links = group.links
-        .map((l) => `<li>${anchor(view.link(l.to as ContentRef), l.title, 'footer-link', s)}</li>`)
-        .join('');
-      return `<div class="footer-group"><h2>${e(group.title)}</h2><ul>${links}</ul></div>`;
-    })
-    .join('');
-  const privacy =
-    s.privacyPolicy.url === undefined
-      ? ''
-      : `<a class="privacy" href="${e(s.privacyPolicy.url)}">${e(t.privacyPolicy)}</a>`;
-  const copyright =
-    s.footer.copyright === undefined ? '' : `<p class="copyright">${e(s.footer.copyright)}</p>`;
-  const trademark = s.trademark.enabled ? `<p class="trademark">${e(t.poweredBy)}</p>` : '';
-  return `<footer class="site-footer">${logo}<div class="footer-groups">${groups}</div>${privacy}${copyright}${trademark}</footer>\n`;
 }

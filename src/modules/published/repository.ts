@@ -7,8 +7,12 @@ export interface PublishedVariant {
   spaceId: string;
   path: string;
   isDefault: boolean;
-  /** The title of the space it shows: the variant switcher's label and the content title. */
+  /** The title of the space it shows: the content title. */
   spaceTitle: string;
+  /** The variant switcher's label: the site-space's own title, else its space's. */
+  title: string;
+  /** Left out of the variant switcher (updateSiteSpaceById `hidden`); still served. */
+  hidden: boolean;
 }
 
 /**
@@ -37,7 +41,15 @@ export class PublishedRepository {
         db
           .selectFrom('site_spaces as v')
           .innerJoin('spaces as s', 's.id', 'v.space_id')
-          .select(['v.id', 'v.space_id', 'v.path', 'v.is_default', 's.title'])
+          .select([
+            'v.id',
+            'v.space_id',
+            'v.path',
+            'v.is_default',
+            'v.hidden',
+            'v.title as variant_title',
+            's.title',
+          ])
           .where('v.site_id', '=', siteId)
           .orderBy('v.position'),
       (rows): PublishedVariant[] =>
@@ -47,6 +59,8 @@ export class PublishedRepository {
           path: row.path,
           isDefault: Number(row.is_default) === 1,
           spaceTitle: row.title,
+          title: row.variant_title ?? row.title,
+          hidden: Number(row.hidden) === 1,
         })),
     );
   }

@@ -10,6 +10,7 @@ import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
 import { ASSETS } from './assets.js';
 import { parseCookies, serializeCookie } from './cookies.js';
+import { pageCsp } from './csp.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 
 /** The tracking cookie (only when `insights.trackingCookie`): one visitor across visits. */
@@ -19,13 +20,6 @@ const YEAR = 365 * 24 * 3600;
 /** The answer for an address that names nothing a visitor may see: it says nothing more. */
 const PLAIN_404 =
   '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n';
-
-/**
- * Content-Security-Policy of every page: scripts only from Livery, no plugins, no framing by
- * others. Images may come from anywhere (logos, favicons and page images are URLs).
- */
-const CSP =
-  "default-src 'self'; img-src * data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
 
 const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const VisitorId = Type.String({ pattern: VISITOR_ID.source, description: 'A random id' });
@@ -83,14 +77,16 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         const location = `${published.mount}${withoutCredentials(request.url).slice(3)}`;
         return void reply.code(302).header('cache-control', 'no-store').redirect(location);
       }
-      case 'unauthorized':
+      case 'unauthorized': {
+        const signIn = await published.signInPage(open);
         return void reply
           .code(401)
           .header('cache-control', 'no-store')
           .header('x-robots-tag', 'noindex')
-          .header('content-security-policy', CSP)
+          .header('content-security-policy', pageCsp(signIn.settings))
           .type('text/html; charset=utf-8')
-          .send(await published.signInPage(open));
+          .send(signIn.html);
+      }
     }
   }
 
@@ -174,6 +170,14 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     // Only a public site's pages (the one case served without noindex) may sit in shared caches.
     reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
     if (answer.kind === 'redirect') return reply.code(302).redirect(answer.location);
+    if (answer.kind === 'markdown') {
+      // The page's source, for the page menu: never indexed apart from its page.
+      return reply
+        .header('x-robots-tag', 'noindex')
+        .header('x-content-type-options', 'nosniff')
+        .type('text/markdown; charset=utf-8')
+        .send(answer.text);
+    }
     if (noindex) reply.header('x-robots-tag', 'noindex');
     const cookies = parseCookies(request.headers.cookie);
     if (answer.settings.insights.trackingCookie && cookies[TRACKING_COOKIE] === undefined) {
@@ -184,7 +188,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     }
     return reply
       .code(answer.status)
-      .header('content-security-policy', CSP)
+      .header('content-security-policy', published.cspOf(answer.settings))
       .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
       .send(answer.html);

@@ -4,7 +4,6 @@ import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Representation } from '../../versioned.js';
 import type { ContentService } from '../content/service.js';
-import { findByPath } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
 import type { IdentityService } from '../identity/service.js';
@@ -14,16 +13,11 @@ import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access.js';
 import { locateVariant } from './address.js';
 import { contentTag } from './assets.js';
+import { pageCsp } from './csp.js';
 import { derivedBy } from './derived.js';
-import {
-  documentView,
-  firstDocument,
-  groupTarget,
-  notFoundView,
-  type SiteFrame,
-  signInView,
-} from './page-builder.js';
-import { type PageView, renderPage } from './page-html.js';
+import { answerAt, type PageAnswer, sizeOf } from './page-answer.js';
+import { publicRootOf, type SiteFrame, signInView } from './page-builder.js';
+import { renderPage } from './page-html.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
 import { SiteAccess, type Visitor } from './site-access.js';
 
@@ -42,11 +36,6 @@ export interface PreviewInput {
   pagePath?: string;
   customization?: SettingsPatch;
 }
-
-export type PageAnswer =
-  | { kind: 'html'; status: 200 | 404; html: string; settings: Settings }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'missing' };
 
 /**
  * The published site (issue 7, docs/published-site.md): which site an address names, who may see
@@ -104,13 +93,15 @@ export class PublishedSiteService {
       frame.revisionId,
       this.idOf(frame.settings),
       noindex,
+      // The page menu's AI actions depend on who may read the site.
+      open.site.visibility,
       located.pagePath,
       this.variantsKey(open.variants),
     ].join('\u0000');
     const cached = this.rendered.get(key);
     if (cached !== undefined) return cached;
-    const answer = this.pageIn(frame, located.pagePath);
-    this.rendered.set(key, answer, answer.kind === 'html' ? answer.html.length : 100);
+    const answer = await answerAt(frame, located.pagePath, this.deps.apiBase);
+    this.rendered.set(key, answer, sizeOf(answer));
     return answer;
   }
 
@@ -126,40 +117,21 @@ export class PublishedSiteService {
     JSON.stringify(variants),
   );
 
+  /** The page's Content-Security-Policy (csp.ts), once per settings version. */
+  readonly cspOf = derivedBy((settings: Settings) => pageCsp(settings));
+
   /** The theme CSS of effective settings and its ETag (computed once per settings version). */
   readonly themeCssOf = derivedBy((settings: Settings) => {
     const css = themeCss(settings, `${this.deps.mount}@livery/fonts/`);
     return { css, etag: contentTag(css) };
   });
 
-  /** The page at `pagePath` of a frame's variant: the first page at '', groups lead below. */
-  pageIn(frame: SiteFrame, pagePath: string): PageAnswer {
-    const { settings } = frame;
-    if (pagePath === '') {
-      const page = firstDocument(frame.tree);
-      return this.html(200, settings, documentView(frame, page, this.pageLinks(frame, page?.id)));
-    }
-    const found = findByPath(frame.tree, pagePath);
-    if (found === undefined) return this.html(404, settings, notFoundView(frame));
-    if (found.page.type === 'group') {
-      const target = groupTarget(frame, found.page, found.path);
-      return target === undefined
-        ? this.html(404, settings, notFoundView(frame))
-        : { kind: 'redirect', location: target };
-    }
-    return this.html(
-      200,
-      settings,
-      documentView(frame, found.page, this.pageLinks(frame, found.page.id)),
-    );
-  }
-
   /** The 401 page of a visitor-authentication site, in its default variant's look. */
-  async signInPage(open: OpenSite): Promise<string> {
+  async signInPage(open: OpenSite): Promise<{ html: string; settings: Settings }> {
     const variant = open.variants.find((v) => v.isDefault) ?? open.variants[0];
     if (variant === undefined) throw new AppError(401, 'Sign in to read this site');
     const frame = await this.frame(open, variant, true);
-    return renderPage(signInView(frame));
+    return { html: renderPage(signInView(frame)), settings: frame.settings };
   }
 
   /** The effective settings of a variant (parsed once per settings version). */
@@ -187,7 +159,9 @@ export class PublishedSiteService {
       settings ?? this.settingsOf(open.site, variant.id),
       this.deps.content.revisionFor(variant.spaceId, { kind: 'space' }),
     ]);
+    const publicRoot = publicRootOf(open.site, open.root, this.deps);
     return {
+      ...(publicRoot === undefined ? {} : { publicRoot }),
       revisionId: revision.id,
       root: open.root,
       assets: `${this.deps.mount}@livery/`,
@@ -197,18 +171,6 @@ export class PublishedSiteService {
       tree: revision.pages,
       noindex,
     };
-  }
-
-  pageLinks(frame: SiteFrame, pageId: string | undefined) {
-    const editHref =
-      pageId === undefined
-        ? undefined
-        : `${this.deps.apiBase}/v1/spaces/${frame.variant.spaceId}/content/page/${pageId}`;
-    return { ...(editHref === undefined ? {} : { editHref }), interactive: pageId !== undefined };
-  }
-
-  private html(status: 200 | 404, settings: Settings, view: PageView): PageAnswer {
-    return { kind: 'html', status, html: renderPage(view), settings };
   }
 
   /**
@@ -244,7 +206,8 @@ export class PublishedSiteService {
     frame.assets = `${this.deps.publicUrl}@livery/`;
     // No stylesheet address serves unsaved settings: the theme goes inline.
     frame.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
-    const answer = this.pageIn(frame, (input.pagePath ?? '').replace(/^\/+|\/+$/g, ''));
+    const pagePath = (input.pagePath ?? '').replace(/^\/+|\/+$/g, '');
+    const answer = await answerAt(frame, pagePath, this.deps.apiBase);
     if (answer.kind !== 'html' || answer.status === 404) {
       throw badRequest(
         `body.pagePath: no document page at ${JSON.stringify(input.pagePath)} in this site-space`,

@@ -23,6 +23,16 @@ const EN = {
   toggleTheme: 'Switch between light and dark mode',
   dismiss: 'Dismiss',
   signInRequired: 'Sign in to read this documentation.',
+  copyPage: 'Copy page',
+  copied: 'Copied',
+  viewMarkdown: 'View as Markdown',
+  openInChatGPT: 'Open in ChatGPT',
+  openInClaude: 'Open in Claude',
+  aiPrompt: 'Read {url} so I can ask questions about it.',
+  exportPdf: 'Export as PDF',
+  moreActions: 'More page actions',
+  pageActions: 'Page actions',
+  socialAccounts: 'Social accounts',
 } as const;
 
 export type StringKey = keyof typeof EN;
@@ -48,6 +58,16 @@ const FR: Strings = {
   toggleTheme: 'Basculer entre le mode clair et le mode sombre',
   dismiss: 'Fermer',
   signInRequired: 'Connectez-vous pour lire cette documentation.',
+  copyPage: 'Copier la page',
+  copied: 'Copié',
+  viewMarkdown: 'Voir en Markdown',
+  openInChatGPT: 'Ouvrir dans ChatGPT',
+  openInClaude: 'Ouvrir dans Claude',
+  aiPrompt: 'Lis {url} pour que je puisse te poser des questions à son sujet.',
+  exportPdf: 'Exporter en PDF',
+  moreActions: 'Autres actions sur la page',
+  pageActions: 'Actions sur la page',
+  socialAccounts: 'Réseaux sociaux',
 };
 
 const DE: Strings = {
@@ -70,6 +90,16 @@ const DE: Strings = {
   toggleTheme: 'Zwischen hellem und dunklem Modus wechseln',
   dismiss: 'Schließen',
   signInRequired: 'Melden Sie sich an, um diese Dokumentation zu lesen.',
+  copyPage: 'Seite kopieren',
+  copied: 'Kopiert',
+  viewMarkdown: 'Als Markdown anzeigen',
+  openInChatGPT: 'In ChatGPT öffnen',
+  openInClaude: 'In Claude öffnen',
+  aiPrompt: 'Lies {url}, damit ich dir Fragen dazu stellen kann.',
+  exportPdf: 'Als PDF exportieren',
+  moreActions: 'Weitere Seitenaktionen',
+  pageActions: 'Seitenaktionen',
+  socialAccounts: 'Soziale Netzwerke',
 };
 
 const TRANSLATIONS: Readonly<Record<string, Partial<Strings>>> = { en: EN, fr: FR, de: DE };

@@ -1,5 +1,12 @@
 import type { Settings } from '../customization/settings-schema.js';
 import { contrastText, scale, type Theme } from './colors.js';
+import {
+  cssString,
+  definitionFaces,
+  type FontSetting,
+  isDefinition,
+  pageFonts,
+} from './font-definitions.js';
 import { fontFaces } from './fonts.js';
 
 /**
@@ -17,17 +24,15 @@ const FALLBACK_MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace'
 type Themed = { light: string; dark: string };
 
 /**
- * @param fontsBase where the font files are served (`…/@livery/fonts/`): the chosen fonts then
- *   get their `@font-face` rules; without it, the CSS names the fonts only.
+ * @param fontsBase where the default fonts' files are served (`…/@livery/fonts/`): the chosen
+ *   fonts then get their `@font-face` rules; without it, the CSS names them only. Custom font
+ *   definitions always get theirs (their files are wherever their URLs say).
  */
 export function themeCss(settings: Settings, fontsBase?: string): string {
   const { styling } = settings;
-  const faces =
-    fontsBase === undefined
-      ? []
-      : [styling.font, styling.monospaceFont]
-          .map((font) => fontFaces(font, familyOf(font), fontsBase))
-          .filter((rules) => rules !== '');
+  const heading = styling.headingFont ?? styling.font;
+  // A font used twice (the heading font is often the body font) gets its rules once.
+  const faces = [...new Set(pageFonts(settings).flatMap((font) => faceRules(font, fontsBase)))];
   const colors: [string, Themed][] = [
     ['primary', styling.primaryColor],
     ['tint', styling.tint?.color ?? NEUTRAL],
@@ -41,6 +46,7 @@ export function themeCss(settings: Settings, fontsBase?: string): string {
     `--radius: ${RADIUS[corners]};`,
     `--radius-button: ${BUTTON_RADIUS[corners]};`,
     `--font-sans: ${fontStack(styling.font, FALLBACK_SANS)};`,
+    `--font-heading: ${fontStack(heading, FALLBACK_SANS)};`,
     `--font-mono: ${fontStack(styling.monospaceFont, FALLBACK_MONO)};`,
     // links: default = primary-colored text; accent = body-colored text, primary underline.
     `--link-color: ${styling.links === 'accent' ? 'inherit' : 'var(--primary-11)'};`,
@@ -83,8 +89,17 @@ const FAMILIES: Readonly<Record<string, string>> = {
 };
 
 /** A CSS font-family list: the chosen font first, then a system fallback. */
-function fontStack(font: string, fallback: string): string {
-  return `"${familyOf(font)}", ${fallback}`;
+function fontStack(font: FontSetting, fallback: string): string {
+  return `${cssString(familyOf(font))}, ${fallback}`;
 }
 
-const familyOf = (font: string) => FAMILIES[font] ?? font;
+const familyOf = (font: FontSetting) =>
+  isDefinition(font) ? font.fontFamily : (FAMILIES[font] ?? font);
+
+/** A font's `@font-face` rules: a definition's own files, or Livery's files of a default font. */
+function faceRules(font: FontSetting, fontsBase: string | undefined): string[] {
+  if (isDefinition(font)) return definitionFaces(font);
+  if (fontsBase === undefined) return [];
+  const rules = fontFaces(font, familyOf(font), fontsBase);
+  return rules === '' ? [] : [rules];
+}

@@ -22,7 +22,7 @@ export const themeRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'getSiteSpaceThemeCss',
         summary: "The CSS of a site space's effective customization",
         description:
-          'Livery extension: custom properties for the 12-step scales of the primary, tint, info, success, warning and danger colors in both themes (`--primary-1` … `--primary-12`, `--primary-contrast`; light on `:root` and `[data-theme="light"]`, dark on `[data-theme="dark"]`), plus corners, fonts (with `@font-face` rules for the chosen fonts, served by Livery under PUBLIC_URL) and link style. Answers 304 to a matching If-None-Match. See docs/published-site.md.',
+          'Livery extension: custom properties for the 12-step scales of the primary, tint, info, success, warning and danger colors in both themes (`--primary-1` … `--primary-12`, `--primary-contrast`; light on `:root` and `[data-theme="light"]`, dark on `[data-theme="dark"]`), plus corners, fonts (`--font-sans`, `--font-heading`, `--font-mono`, with `@font-face` rules: files of default fonts served by Livery under PUBLIC_URL, the own files of a font definition) and link style. Answers 304 to a matching If-None-Match. See docs/published-site.md.',
         tags: ['site-customization', 'livery'],
         params: SiteSpaceParams,
         headers: Type.Object({

@@ -1,0 +1,99 @@
+import { performance } from 'node:perf_hooks';
+import {
+  type CodeThemes,
+  languageOf,
+  pageHighlighter,
+  prepare,
+} from '../src/modules/published/code-highlight.js';
+import { codeBlockInfos, renderMarkdown } from '../src/modules/published/markdown.js';
+
+/**
+ * `npm run bench:code`: what syntax highlighting costs one process (docs/BENCHMARKS.md, "Code
+ * highlighting"), in this process: Shiki's start with the first page's grammars and themes, a
+ * page of code rendered with and without highlighting, memory, and the worst hostile page.
+ * Run with `node --expose-gc` (the script does) for heap figures after collection.
+ */
+const PAGE = `Calling the API:
+
+\`\`\`ts
+${`import { GitBookAPI } from '@gitbook/api';
+const api = new GitBookAPI({ authToken: process.env.TOKEN, endpoint: 'http://127.0.0.1:8080' });
+const { data } = await api.orgs.listSites(orgId, { limit: 20 });
+for (const site of data.items) console.log(\`\${site.id}: \${site.title}\`);
+`.repeat(6)}\`\`\`
+
+\`\`\`sh
+${'curl -s -H "Authorization: Bearer $TOKEN" "$LIVERY/v1/orgs/$ORG/sites" | jq -r \'.items[].id\'\n'.repeat(10)}\`\`\`
+
+\`\`\`json
+${'{ "title": "Docs", "styling": { "corners": "rounded", "font": "Inter" } }\n'.repeat(30)}\`\`\`
+`;
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const memory = () => {
+  gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heapUsed, rss };
+};
+const time = async (what: string, run: () => unknown, repeat = 1) => {
+  const start = performance.now();
+  for (let i = 0; i < repeat; i++) await run();
+  const ms = (performance.now() - start) / repeat;
+  process.stdout.write(`${what}: ${ms.toFixed(2)} ms\n`);
+  return ms;
+};
+
+let edits = 0;
+/** The page, each block changed (a comment line) unless `same`: highlighted blocks are kept. */
+async function renderCodePage(themes: CodeThemes, same = false) {
+  const page = same ? PAGE : PAGE.replaceAll('\n```\n', `\n// edit ${++edits}\n\`\`\`\n`);
+  await prepare(codeBlockInfos(page).map(languageOf), themes);
+  return renderMarkdown(page, { highlight: pageHighlighter(themes) });
+}
+
+async function main() {
+  const github: CodeThemes = { light: 'github-light', dark: 'github-dark' };
+  const livery: CodeThemes = { light: 'default-light', dark: 'default-dark' };
+  process.stdout.write(`page: ${PAGE.length} characters, 3 blocks (ts, sh, json), 64 lines\n`);
+  const before = memory();
+  await time('first page with code in a fresh process (Shiki, 3 grammars, 2 themes)', () =>
+    renderCodePage(github),
+  );
+  const afterFirst = memory();
+  await time(
+    '  the page with its code changed, highlighted (no block kept)',
+    () => renderCodePage(github),
+    20,
+  );
+  await renderCodePage(github, true);
+  await time(
+    '  the same page again, its blocks kept (a re-render after a settings change)',
+    () => renderCodePage(github, true),
+    20,
+  );
+  await time('  the same page, no highlighting', () => renderMarkdown(PAGE), 20);
+  await time('  first page in Livery’s default theme (one more theme)', () =>
+    renderCodePage(livery),
+  );
+  await time('  in Livery’s default theme, code changed', () => renderCodePage(livery), 20);
+  const html = await renderCodePage(github);
+  process.stdout.write(
+    `  HTML: ${html.length} bytes highlighted, ${renderMarkdown(PAGE).length} plain\n`,
+  );
+  const afterAll = memory();
+  process.stdout.write(
+    `memory: heap +${mib(afterFirst.heapUsed - before.heapUsed)} after the first page (RSS +${mib(afterFirst.rss - before.rss)}); ` +
+      `heap +${mib(afterAll.heapUsed - before.heapUsed)} after all (RSS +${mib(afterAll.rss - before.rss)})\n`,
+  );
+  await prepare(['c'], github);
+  const hostile = Array.from(
+    { length: 10 },
+    (_, i) => `\`\`\`c\n// ${i}\n${`${'[['.repeat(199)}\n`.repeat(49)}\`\`\`\n`,
+  ).join('\n');
+  await time('worst hostile page measured (10 blocks of C, lines of 398 "[")', () =>
+    renderMarkdown(hostile, { highlight: pageHighlighter(github) }),
+  );
+}
+
+await main();

@@ -1,0 +1,218 @@
+import {
+  createHighlighterCore,
+  type GrammarState,
+  type HighlighterCore,
+  type ThemedToken,
+} from 'shiki/core';
+import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+import { bundledLanguages } from 'shiki/langs';
+import { bundledThemes } from 'shiki/themes';
+import { BoundedCache } from '../../bounded-cache.js';
+import type { Settings } from '../customization/settings-schema.js';
+import { LIVERY_THEMES, shikiThemeName } from './code-themes.js';
+import { codeBlockInfos, escapeHtml as e } from './markdown.js';
+
+/**
+ * Syntax highlighting of fenced code on the published site, by Shiki (the grammars and themes
+ * of VS Code, shipped inside the npm packages: nothing is fetched). Shiki runs on its JavaScript
+ * regex engine: no WebAssembly to compile at start, less memory than the Oniguruma build
+ * (docs/BENCHMARKS.md has the numbers). Nothing is loaded until a page has code: then the
+ * highlighter, and only the grammars and themes that page needs, once per process.
+ *
+ * Loading is asynchronous and highlighting synchronous: `prepare` a page's languages and themes,
+ * then render it (markdown.ts calls `highlight` for each block). A block whose language is
+ * unknown shows as plain text in the theme's colors.
+ */
+
+export type CodeThemes = Settings['styling']['codeTheme']['default'];
+
+/**
+ * Bounds on the work of one page, whose Markdown any member may write. Shiki takes ~7 µs a
+ * character on ordinary TypeScript, but up to ~120 µs on hostile lines (long runs of `${` or
+ * `(((`), and more than linear time on long lines: longer blocks, and longer lines, are shown
+ * as plain text. docs/BENCHMARKS.md has the measurements.
+ */
+export const MAX_HIGHLIGHTED_CHARS = 20_000;
+const MAX_LINE = 400;
+/** Once a page's highlighting has taken this long, its later blocks are plain. */
+export const PAGE_BUDGET_MS = 1000;
+const PLAIN = 'text';
+
+let highlighter: Promise<HighlighterCore> | undefined;
+/** The highlighter once created: `highlight` is synchronous. */
+let ready: HighlighterCore | undefined;
+/** What has been loaded, or is being loaded, by name. */
+const loading = new Map<string, Promise<void>>();
+
+function shiki(): Promise<HighlighterCore> {
+  highlighter ??= createHighlighterCore({
+    themes: [...LIVERY_THEMES],
+    langs: [],
+    engine: createJavaScriptRegexEngine({ forgiving: true }),
+  }).then(
+    (core) => {
+      ready = core;
+      return core;
+    },
+    (error: unknown) => {
+      highlighter = undefined; // the next page tries again
+      throw error;
+    },
+  );
+  return highlighter;
+}
+
+/**
+ * The grammar of a fence's info string (` ```ts title="x" `): its first word, lowercased, when
+ * Shiki has a grammar by that name or alias; else plain text. Own keys only: `constructor` or
+ * `__proto__` are not languages.
+ */
+export function languageOf(info: string): string {
+  const word = info.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+  return Object.hasOwn(bundledLanguages, word) ? word : PLAIN;
+}
+
+/** Loads what highlighting these languages in these themes needs (each thing once). */
+export async function prepare(languages: Iterable<string>, themes: CodeThemes): Promise<void> {
+  const core = await shiki();
+  const jobs: Promise<void>[] = [];
+  for (const name of new Set([themes.light, themes.dark].map(shikiThemeName))) {
+    if (Object.hasOwn(bundledThemes, name)) {
+      jobs.push(once(`theme:${name}`, () => core.loadTheme(bundledThemes[name as never])));
+    }
+  }
+  for (const language of new Set(languages)) {
+    if (language === PLAIN || !Object.hasOwn(bundledLanguages, language)) continue;
+    jobs.push(
+      once(`lang:${language}`, () => core.loadLanguage(bundledLanguages[language as never])),
+    );
+  }
+  await Promise.all(jobs);
+}
+
+/**
+ * Loads what the code blocks of a page's Markdown need, if it has any. Highlighting is
+ * decoration: should Shiki fail to load, the page still renders, its code plain.
+ */
+export async function prepareCode(markdown: string | undefined, themes: CodeThemes): Promise<void> {
+  const infos = markdown === undefined ? [] : codeBlockInfos(markdown);
+  if (infos.length === 0) return;
+  await prepare(infos.map(languageOf), themes).catch(() => undefined);
+}
+
+function once(key: string, load: () => Promise<void>): Promise<void> {
+  let job = loading.get(key);
+  if (job === undefined) {
+    job = load();
+    // A failed load is tried again by the next page, not remembered.
+    job.catch(() => loading.delete(key));
+    loading.set(key, job);
+  }
+  return job;
+}
+
+/**
+ * A code block as highlighted HTML (`<pre class="shiki">`, both themes' colors as custom
+ * properties on each token: site.css picks the one of the page's theme), or undefined when the
+ * highlighter or a theme is not loaded (the block is then rendered plain by markdown.ts). A
+ * language not loaded, or a block over the size limit, is plain text in the theme's colors.
+ * Lines are tokenized a chunk at a time; once `deadline` has passed, the remaining lines are
+ * plain (a hostile block cannot hold the event loop much past its page's budget).
+ */
+export function highlight(
+  code: string,
+  info: string,
+  themes: CodeThemes,
+  deadline = Number.POSITIVE_INFINITY,
+  now: () => number = () => performance.now(),
+): string | undefined {
+  const core = ready;
+  if (core === undefined) return undefined;
+  const pair = { light: shikiThemeName(themes.light), dark: shikiThemeName(themes.dark) };
+  const loadedThemes = core.getLoadedThemes();
+  if (!loadedThemes.includes(pair.light) || !loadedThemes.includes(pair.dark)) return undefined;
+  let lang = code.length > MAX_HIGHLIGHTED_CHARS ? PLAIN : languageOf(info);
+  if (lang !== PLAIN && !core.getLoadedLanguages().includes(lang)) lang = PLAIN;
+  const options = {
+    themes: pair,
+    defaultColor: false,
+    tokenizeMaxLineLength: MAX_LINE,
+    // No time limit per line (Shiki's is 500 ms): a line cut short by the clock is colored
+    // wrongly to its end, and the first lines of a grammar are slow while its rules compile, so
+    // the result would depend on the machine's load, and be cached. The deadline bounds it.
+    tokenizeTimeLimit: 0,
+  } as const;
+  // Highlighted blocks are kept: a settings change re-renders every page of a site, and a
+  // preview renders each time, but a block's HTML depends only on these (Livery's own themes
+  // are custom properties, the same for every site).
+  const key = `${pair.light}\u0000${pair.dark}\u0000${lang}\u0000${code}`;
+  const kept = blocks.get(key);
+  if (kept !== undefined) return kept;
+  const root = core.codeToTokens('', { ...options, lang: PLAIN });
+  const lines = code.replace(/\n$/, '').split('\n');
+  const html: string[] = [];
+  let state: GrammarState | undefined;
+  let cut = false;
+  while (html.length < lines.length) {
+    const start = html.length;
+    cut = lang !== PLAIN && now() >= deadline;
+    if (lang === PLAIN || cut) {
+      html.push(
+        ...lines.slice(start).map((line) => (line === '' ? '' : `<span>${e(line)}</span>`)),
+      );
+      break;
+    }
+    let end = start + 1;
+    for (let size = lines[start]?.length ?? 0; end < lines.length; end++) {
+      size += (lines[end]?.length ?? 0) + 1;
+      if (size > CHUNK_CHARS) break;
+    }
+    const chunk = core.codeToTokens(lines.slice(start, end).join('\n'), {
+      ...options,
+      lang,
+      ...(state === undefined ? {} : { grammarState: state }),
+    });
+    state = chunk.grammarState;
+    html.push(...chunk.tokens.map(lineHtml));
+  }
+  const rows = html.map((line) => `<span class="line">${line}</span>`).join('\n');
+  const block = `<pre class="shiki ${e(root.themeName ?? '')}" style="${e(String(root.rootStyle ?? ''))}" tabindex="0"><code>${rows}</code></pre>`;
+  if (!cut) blocks.set(key, block, block.length + code.length);
+  return block;
+}
+
+/** Highlighted blocks, by themes, language and code (about 15 bytes of HTML a character of code). */
+const blocks = new BoundedCache<string>(16 * 1024 * 1024);
+
+/** Lines are tokenized in chunks of about this many characters, the deadline checked between. */
+const CHUNK_CHARS = 2000;
+
+/** A line's tokens as spans, neighbours of the same style merged (as Shiki's own HTML does). */
+function lineHtml(tokens: ThemedToken[]): string {
+  const runs: { style: string; text: string }[] = [];
+  for (const token of tokens) {
+    const style = Object.entries(token.htmlStyle ?? {})
+      .map(([name, value]) => `${name}:${value}`)
+      .join(';');
+    const last = runs.at(-1);
+    if (last !== undefined && last.style === style) last.text += token.content;
+    else runs.push({ style, text: token.content });
+  }
+  return runs
+    .map(({ style, text }) =>
+      style === '' ? `<span>${e(text)}</span>` : `<span style="${e(style)}">${e(text)}</span>`,
+    )
+    .join('');
+}
+
+/**
+ * One page's highlighter: `highlight` in the page's code themes, within the page's budget of
+ * time (`now` is the clock, replaceable in tests).
+ */
+export function pageHighlighter(
+  themes: CodeThemes,
+  now: () => number = () => performance.now(),
+): (code: string, info: string) => string | undefined {
+  const deadline = now() + PAGE_BUDGET_MS;
+  return (code, info) => highlight(code, info, themes, deadline, now);
+}

@@ -1,0 +1,86 @@
+import type { FontDefinition } from '../customization/settings-parts.js';
+import type { Settings } from '../customization/settings-schema.js';
+
+/**
+ * Custom fonts (GitBook 0.202's font definitions): `@font-face` rules from a definition's own
+ * files, and the origins those files come from (the page's Content-Security-Policy allows them,
+ * and nothing else, as font sources). Pure. A definition's family name and URLs are text a site
+ * admin chose, so they only ever reach CSS as escaped CSS strings (`cssString`).
+ */
+
+/** A font setting: one of the default fonts by name, or a definition. */
+export type FontSetting = Settings['styling']['font'] | Settings['styling']['monospaceFont'];
+
+export const isDefinition = (font: FontSetting): font is FontDefinition => typeof font !== 'string';
+
+/**
+ * A CSS string literal that means exactly `text`: every character other than letters, digits
+ * and plain URL punctuation is written as a hexadecimal escape (`"` is `\22 `, `\` is `\5c `,
+ * `<` is `\3c `, a newline `\a `), so the text can neither end the string nor the stylesheet, nor
+ * spell `</style>` when the CSS is inline in a page.
+ */
+export function cssString(text: string): string {
+  const escaped = text.replace(
+    /[^A-Za-z0-9 _\-.,:/?&=%+~!$'()*;@#[\]]/gu,
+    (char) => `\\${(char.codePointAt(0) ?? 0).toString(16)} `,
+  );
+  return `"${escaped}"`;
+}
+
+const FORMATS: Readonly<Record<string, string>> = {
+  woff2: 'woff2',
+  woff: 'woff',
+  ttf: 'truetype',
+  otf: 'opentype',
+};
+
+/** The `format()` hint of a font file: the definition's `format`, else its URL's extension. */
+export function fontFormat(url: string, format?: string): string | undefined {
+  if (format !== undefined) return FORMATS[format] ?? format;
+  const extension = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
+  return extension === undefined ? undefined : FORMATS[extension];
+}
+
+/** The `@font-face` rules of a definition, one per weight, its sources in the given order. */
+export function definitionFaces(font: FontDefinition): string[] {
+  return font.fontFaces.map((face) => {
+    const sources = face.sources
+      .map((source) => {
+        const format = fontFormat(source.url, source.format);
+        return `url(${cssString(source.url)})${format === undefined ? '' : ` format(${cssString(format)})`}`;
+      })
+      .join(', ');
+    return `@font-face { font-family: ${cssString(font.fontFamily)}; font-style: normal; font-weight: ${face.weight}; font-display: swap; src: ${sources}; }`;
+  });
+}
+
+/** The fonts a page uses: body, headings (the body font when unset) and code. */
+export function pageFonts(settings: Settings): FontSetting[] {
+  const { font, headingFont, monospaceFont } = settings.styling;
+  return [font, headingFont ?? font, monospaceFont];
+}
+
+/**
+ * The origins (`https://fonts.example.com`) of every custom font file of the settings, for the
+ * CSP's `font-src`. A URL that does not parse, or is not http(s), adds nothing.
+ */
+export function fontOrigins(settings: Settings): string[] {
+  const origins = new Set<string>();
+  for (const font of pageFonts(settings)) {
+    if (!isDefinition(font)) continue;
+    for (const source of font.fontFaces.flatMap((face) => face.sources)) {
+      const origin = httpOrigin(source.url);
+      if (origin !== undefined) origins.add(origin);
+    }
+  }
+  return [...origins];
+}
+
+function httpOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
