@@ -10,7 +10,7 @@ import {
   prepare,
 } from '../src/modules/published/code-highlight.js';
 import { LIVERY_DEFAULT, shikiThemeName } from '../src/modules/published/code-themes.js';
-import { codeBlockInfos, renderMarkdown } from '../src/modules/published/markdown.js';
+import { codeBlocks, renderMarkdown } from '../src/modules/published/markdown.js';
 
 /**
  * Syntax highlighting of code blocks (styling.codeTheme, docs/published-site.md "Code blocks"):
@@ -122,41 +122,59 @@ describe('highlight', () => {
     const first = highlight(code, 'ts', GITHUB);
     let clock = 0;
     assert.equal(
-      highlight(code, 'ts', GITHUB, 0, () => clock++),
+      highlight(code, 'ts', GITHUB, { spentMs: PAGE_BUDGET_MS }, () => clock++),
       first,
-      'even past a deadline',
+      'even with the budget spent',
     );
     assert.equal(clock, 0, 'no tokenizing at all');
   });
 
-  test('past its deadline, the rest of a block is plain: a chunk at a time', () => {
+  test('once the budget is spent, the rest of a block is plain: a chunk at a time', () => {
     let clock = 0;
     const lines = Array.from({ length: 400 }, (_, i) => `const v${i} = ${i};`);
-    const html = highlight(lines.join('\n'), 'ts', GITHUB, 1, () => clock++) ?? '';
+    // Each chunk takes half the budget on this clock: two chunks spend it.
+    const budget = { spentMs: 0 };
+    const tick = () => (clock += PAGE_BUDGET_MS / 2);
+    const html = highlight(lines.join('\n'), 'ts', GITHUB, budget, tick) ?? '';
     const rows = html.split('<span class="line">').slice(1);
     assert.equal(rows.length, 400);
     assert.match(rows[0] ?? '', /#D73A49/, 'the first chunk is highlighted');
     assert.equal(rows.at(-1), '<span>const v399 = 399;</span></span></code></pre>');
   });
 
-  test('a page highlights until its time budget is spent; later blocks are plain', () => {
+  test('a page highlights until its time budget is spent; later blocks are plain', async () => {
     let clock = 0;
-    const page = pageHighlighter(GITHUB, () => clock);
-    assert.match(page('const a = 1;', 'ts') ?? '', /#D73A49/);
-    clock = PAGE_BUDGET_MS - 1;
-    assert.match(page('const a = 1;', 'ts') ?? '', /#D73A49/);
-    clock = PAGE_BUDGET_MS;
-    const late = page('const late = 1;', 'ts') ?? '';
+    const slow = () => (clock += PAGE_BUDGET_MS); // each chunk takes the whole budget
+    const markdown = '```ts\nconst early = 1;\n```\n\n```ts\nconst late = 2;\n```\n';
+    const page = await pageHighlighter(markdown, GITHUB, slow);
+    assert.match(page('const early = 1;\n', 'ts') ?? '', /#D73A49/);
+    const late = page('const late = 2;\n', 'ts') ?? '';
     assert.match(late, /^<pre class="shiki/);
     assert.doesNotMatch(late, /#D73A49/);
+    assert.equal(page('const other = 3;\n', 'ts'), undefined, 'only the page’s own blocks');
+  });
+
+  test('a page’s blocks are highlighted a chunk at a time, the event loop free between', async () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => `const w${i} = ${i};`).join('\n');
+    let ticks = 0;
+    const counting = setInterval(() => ticks++, 0);
+    const page = await pageHighlighter(`\`\`\`ts\n${lines}\n\`\`\`\n`, GITHUB);
+    clearInterval(counting);
+    assert.match(page(`${lines}\n`, 'ts') ?? '', /#D73A49/);
+    assert.ok(ticks > 0, 'timers ran while the page was highlighted');
   });
 });
 
 describe('Markdown code blocks', () => {
-  test('codeBlockInfos: fences (in lists and quotes too) and indented blocks', () => {
+  test('codeBlocks: fences (in lists and quotes too) and indented blocks', () => {
     const markdown =
       '```ts\na\n```\n\n- item\n\n  ~~~ python title="x"\n  b\n  ~~~\n\n> ```\n> c\n> ```\n\n    indented\n';
-    assert.deepEqual(codeBlockInfos(markdown), ['ts', 'python title="x"', '', '']);
+    assert.deepEqual(codeBlocks(markdown), [
+      { code: 'a\n', info: 'ts' },
+      { code: 'b\n', info: 'python title="x"' },
+      { code: 'c\n', info: '' },
+      { code: 'indented\n', info: '' },
+    ]);
   });
 
   test('renderMarkdown passes each block to the highlighter, with its info string', async () => {

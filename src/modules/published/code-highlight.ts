@@ -10,7 +10,7 @@ import { bundledThemes } from 'shiki/themes';
 import { BoundedCache } from '../../bounded-cache.js';
 import type { Settings } from '../customization/settings-schema.js';
 import { LIVERY_THEMES, shikiThemeName } from './code-themes.js';
-import { codeBlockInfos, escapeHtml as e } from './markdown.js';
+import { codeBlocks, escapeHtml as e } from './markdown.js';
 
 /**
  * Syntax highlighting of fenced code on the published site, by Shiki (the grammars and themes
@@ -19,9 +19,9 @@ import { codeBlockInfos, escapeHtml as e } from './markdown.js';
  * (docs/BENCHMARKS.md has the numbers). Nothing is loaded until a page has code: then the
  * highlighter, and only the grammars and themes that page needs, once per process.
  *
- * Loading is asynchronous and highlighting synchronous: `prepare` a page's languages and themes,
- * then render it (markdown.ts calls `highlight` for each block). A block whose language is
- * unknown shows as plain text in the theme's colors.
+ * A page's blocks are highlighted before it is rendered (`pageHighlighter`), a chunk of lines at
+ * a time with the event loop free between chunks; rendering (markdown.ts) then takes each
+ * block's HTML. A block whose language is unknown shows as plain text in the theme's colors.
  */
 
 export type CodeThemes = Settings['styling']['codeTheme']['default'];
@@ -34,7 +34,7 @@ export type CodeThemes = Settings['styling']['codeTheme']['default'];
  */
 export const MAX_HIGHLIGHTED_CHARS = 20_000;
 const MAX_LINE = 400;
-/** Once a page's highlighting has taken this long, its later blocks are plain. */
+/** Once a page's highlighting has taken this long (its own chunks' time), the rest is plain. */
 export const PAGE_BUDGET_MS = 1000;
 const PLAIN = 'text';
 
@@ -90,16 +90,6 @@ export async function prepare(languages: Iterable<string>, themes: CodeThemes): 
   await Promise.all(jobs);
 }
 
-/**
- * Loads what the code blocks of a page's Markdown need, if it has any. Highlighting is
- * decoration: should Shiki fail to load, the page still renders, its code plain.
- */
-export async function prepareCode(markdown: string | undefined, themes: CodeThemes): Promise<void> {
-  const infos = markdown === undefined ? [] : codeBlockInfos(markdown);
-  if (infos.length === 0) return;
-  await prepare(infos.map(languageOf), themes).catch(() => undefined);
-}
-
 function once(key: string, load: () => Promise<void>): Promise<void> {
   let job = loading.get(key);
   if (job === undefined) {
@@ -112,20 +102,84 @@ function once(key: string, load: () => Promise<void>): Promise<void> {
 }
 
 /**
+ * Time a page may spend highlighting, counted as the time its own chunks take (not the wall
+ * time between them, which other requests share): once spent, the page's later lines are plain.
+ */
+export interface Budget {
+  spentMs: number;
+}
+
+/** A code block's highlighted HTML, or undefined to render it plain (markdown.ts). */
+export type Highlight = (code: string, info: string) => string | undefined;
+
+/**
+ * A page's highlighter: loads the grammars and code themes its Markdown needs, then highlights
+ * its blocks a chunk of lines at a time, letting the event loop serve other requests between
+ * chunks, within the page's budget. The answer is synchronous: the page's blocks as HTML, for
+ * markdown.ts while it renders. Highlighting is decoration: should Shiki fail to load, the page
+ * renders with its code plain.
+ */
+export async function pageHighlighter(
+  markdown: string | undefined,
+  themes: CodeThemes,
+  now: () => number = () => performance.now(),
+): Promise<Highlight> {
+  const found = markdown === undefined ? [] : codeBlocks(markdown);
+  if (found.length === 0) return () => undefined;
+  const loaded = await prepare(
+    found.map((block) => languageOf(block.info)),
+    themes,
+  ).then(
+    () => true,
+    () => false,
+  );
+  if (!loaded) return () => undefined;
+  const budget: Budget = { spentMs: 0 };
+  const html = new Map<string, string | undefined>();
+  for (const { code, info } of found) {
+    const steps = highlightSteps(code, info, themes, budget, now);
+    let step = steps.next();
+    while (!step.done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      step = steps.next();
+    }
+    html.set(`${info}\u0000${code}`, step.value);
+  }
+  return (code, info) => html.get(`${info}\u0000${code}`);
+}
+
+/**
  * A code block as highlighted HTML (`<pre class="shiki">`, both themes' colors as custom
  * properties on each token: site.css picks the one of the page's theme), or undefined when the
- * highlighter or a theme is not loaded (the block is then rendered plain by markdown.ts). A
- * language not loaded, or a block over the size limit, is plain text in the theme's colors.
- * Lines are tokenized a chunk at a time; once `deadline` has passed, the remaining lines are
- * plain (a hostile block cannot hold the event loop much past its page's budget).
+ * highlighter or a theme is not loaded (`prepare` first). A language not loaded, or a block over
+ * the size limit, is plain text in the theme's colors. Synchronous: for one block whose cost is
+ * known (tests, benchmarks); pages go through `pageHighlighter`.
  */
 export function highlight(
   code: string,
   info: string,
   themes: CodeThemes,
-  deadline = Number.POSITIVE_INFINITY,
+  budget: Budget = { spentMs: 0 },
   now: () => number = () => performance.now(),
 ): string | undefined {
+  const steps = highlightSteps(code, info, themes, budget, now);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * Highlights a block, pausing (`yield`) after each chunk of lines, so a caller may let other
+ * work run between chunks. Each chunk's time is added to `budget`; once `PAGE_BUDGET_MS` is
+ * spent, the remaining lines are plain (a hostile block costs its page at most about that).
+ */
+function* highlightSteps(
+  code: string,
+  info: string,
+  themes: CodeThemes,
+  budget: Budget,
+  now: () => number,
+): Generator<void, string | undefined> {
   const core = ready;
   if (core === undefined) return undefined;
   const pair = { light: shikiThemeName(themes.light), dark: shikiThemeName(themes.dark) };
@@ -139,7 +193,7 @@ export function highlight(
     tokenizeMaxLineLength: MAX_LINE,
     // No time limit per line (Shiki's is 500 ms): a line cut short by the clock is colored
     // wrongly to its end, and the first lines of a grammar are slow while its rules compile, so
-    // the result would depend on the machine's load, and be cached. The deadline bounds it.
+    // the result would depend on the machine's load, and be cached. The budget bounds it.
     tokenizeTimeLimit: 0,
   } as const;
   // Highlighted blocks are kept: a settings change re-renders every page of a site, and a
@@ -155,7 +209,7 @@ export function highlight(
   let cut = false;
   while (html.length < lines.length) {
     const start = html.length;
-    cut = lang !== PLAIN && now() >= deadline;
+    cut = lang !== PLAIN && budget.spentMs >= PAGE_BUDGET_MS;
     if (lang === PLAIN || cut) {
       html.push(
         ...lines.slice(start).map((line) => (line === '' ? '' : `<span>${e(line)}</span>`)),
@@ -167,13 +221,16 @@ export function highlight(
       size += (lines[end]?.length ?? 0) + 1;
       if (size > CHUNK_CHARS) break;
     }
+    const began = now();
     const chunk = core.codeToTokens(lines.slice(start, end).join('\n'), {
       ...options,
       lang,
       ...(state === undefined ? {} : { grammarState: state }),
     });
+    budget.spentMs += now() - began;
     state = chunk.grammarState;
     html.push(...chunk.tokens.map(lineHtml));
+    if (html.length < lines.length) yield;
   }
   const rows = html.map((line) => `<span class="line">${line}</span>`).join('\n');
   const block = `<pre class="shiki ${e(root.themeName ?? '')}" style="${e(String(root.rootStyle ?? ''))}" tabindex="0"><code>${rows}</code></pre>`;
@@ -184,7 +241,7 @@ export function highlight(
 /** Highlighted blocks, by themes, language and code (about 15 bytes of HTML a character of code). */
 const blocks = new BoundedCache<string>(16 * 1024 * 1024);
 
-/** Lines are tokenized in chunks of about this many characters, the deadline checked between. */
+/** Lines are tokenized in chunks of about this many characters, the budget checked between. */
 const CHUNK_CHARS = 2000;
 
 /** A line's tokens as spans, neighbours of the same style merged (as Shiki's own HTML does). */
@@ -203,16 +260,4 @@ function lineHtml(tokens: ThemedToken[]): string {
       style === '' ? `<span>${e(text)}</span>` : `<span style="${e(style)}">${e(text)}</span>`,
     )
     .join('');
-}
-
-/**
- * One page's highlighter: `highlight` in the page's code themes, within the page's budget of
- * time (`now` is the clock, replaceable in tests).
- */
-export function pageHighlighter(
-  themes: CodeThemes,
-  now: () => number = () => performance.now(),
-): (code: string, info: string) => string | undefined {
-  const deadline = now() + PAGE_BUDGET_MS;
-  return (code, info) => highlight(code, info, themes, deadline, now);
 }

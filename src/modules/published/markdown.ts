@@ -83,11 +83,11 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): s
  * The info string of each code block of a page (` ```ts ` gives `ts`; an indented block ''),
  * so that the grammars and themes it needs are loaded before it renders.
  */
-export function codeBlockInfos(markdown: string): string[] {
+export function codeBlocks(markdown: string): { code: string; info: string }[] {
   return md
     .parse(markdown, {})
     .filter((token) => token.type === 'fence' || token.type === 'code_block')
-    .map((token) => token.info.trim());
+    .map((token) => ({ code: token.content, info: token.info.trim() }));
 }
 
 /** Text for HTML element content and attribute values. */

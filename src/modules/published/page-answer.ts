@@ -1,6 +1,6 @@
 import { findByPath } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
-import { prepareCode } from './code-highlight.js';
+import { pageHighlighter } from './code-highlight.js';
 import {
   documentView,
   firstDocument,
@@ -20,8 +20,8 @@ export type PageAnswer =
 
 /**
  * The answer at `pagePath` of a frame's variant: the first page at '', groups lead below, and
- * `{document}.md` is that document's Markdown (unless a page has that very path). The grammars
- * and code themes a page needs are loaded first (code-highlight.ts); the rest is pure.
+ * `{document}.md` is that document's Markdown (unless a page has that very path). A page's code is
+ * highlighted first (code-highlight.ts, asynchronous); the rest is pure.
  * `apiBase` is the API's origin, for edit links.
  */
 export async function answerAt(
@@ -33,8 +33,9 @@ export async function answerAt(
   const themes = settings.styling.codeTheme.default;
   if (pagePath === '') {
     const page = firstDocument(frame.tree);
-    await prepareCode(page?.markdown, themes);
-    return html(200, settings, documentView(frame, page, pageLinks(frame, page?.id, apiBase)));
+    const highlight = await pageHighlighter(page?.markdown, themes);
+    const links = pageLinks(frame, page?.id, apiBase);
+    return html(200, settings, documentView(frame, page, links, highlight));
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -52,9 +53,9 @@ export async function answerAt(
       ? html(404, settings, notFoundView(frame))
       : { kind: 'redirect', location: target };
   }
-  await prepareCode(found.page.markdown, themes);
+  const highlight = await pageHighlighter(found.page.markdown, themes);
   const links = pageLinks(frame, found.page.id, apiBase);
-  return html(200, settings, documentView(frame, found.page, links));
+  return html(200, settings, documentView(frame, found.page, links, highlight));
 }
 
 /** How much of the rendered-pages cache an answer takes. */

@@ -1,6 +1,6 @@
 import { findById, type StoredPage, type Tree } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
-import { pageHighlighter } from './code-highlight.js';
+import type { Highlight } from './code-highlight.js';
 import { localized } from './localized.js';
 import { escapeHtml as e, renderMarkdown } from './markdown.js';
 import {
@@ -106,6 +106,7 @@ export function documentView(
   frame: SiteFrame,
   page: StoredPage | undefined,
   links: { editHref?: string; interactive: boolean },
+  highlight?: Highlight,
 ): PageView {
   const { base, ...shared } = frameView(frame, page?.id);
   if (page === undefined) {
@@ -116,7 +117,6 @@ export function documentView(
       neighbours: {},
     };
   }
-  const highlight = pageHighlighter(frame.settings.styling.codeTheme.default);
   const view: PageView = {
     ...shared,
     page: {
