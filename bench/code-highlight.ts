@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { type CodeThemes, pageHighlighter } from '../src/modules/published/code-highlight.js';
 import { renderMarkdown } from '../src/modules/published/markdown.js';
+import { CODE_PAGE } from './code-page.js';
 
 /**
  * `npm run bench:code`: what syntax highlighting costs one process (docs/BENCHMARKS.md, "Code
@@ -8,21 +9,7 @@ import { renderMarkdown } from '../src/modules/published/markdown.js';
  * page of code rendered with and without highlighting, memory, and the worst hostile page.
  * Run with `node --expose-gc` (the script does) for heap figures after collection.
  */
-const PAGE = `Calling the API:
-
-\`\`\`ts
-${`import { GitBookAPI } from '@gitbook/api';
-const api = new GitBookAPI({ authToken: process.env.TOKEN, endpoint: 'http://127.0.0.1:8080' });
-const { data } = await api.orgs.listSites(orgId, { limit: 20 });
-for (const site of data.items) console.log(\`\${site.id}: \${site.title}\`);
-`.repeat(6)}\`\`\`
-
-\`\`\`sh
-${'curl -s -H "Authorization: Bearer $TOKEN" "$LIVERY/v1/orgs/$ORG/sites" | jq -r \'.items[].id\'\n'.repeat(10)}\`\`\`
-
-\`\`\`json
-${'{ "title": "Docs", "styling": { "corners": "rounded", "font": "Inter" } }\n'.repeat(30)}\`\`\`
-`;
+const PAGE = CODE_PAGE;
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

@@ -1,4 +1,5 @@
 import type autocannon from 'autocannon';
+import { CODE_PAGE } from './code-page.js';
 import { seedContent } from './content-fixture.js';
 import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
 
@@ -81,23 +82,6 @@ async function publish(base: string, getUrl: string): Promise<Site> {
   if (!shareCookie.startsWith('livery_share=')) throw new Error('no share cookie');
   return { origin: base, org, site, variant, path, page: content.page, shareCookie };
 }
-
-/** Three code blocks (TypeScript, shell, JSON: 64 lines, 2.1 KB), as a documentation page has. */
-const CODE_PAGE = `Calling the API:
-
-\`\`\`ts
-${`import { GitBookAPI } from '@gitbook/api';
-const api = new GitBookAPI({ authToken: process.env.TOKEN, endpoint: 'http://127.0.0.1:8080' });
-const { data } = await api.orgs.listSites(orgId, { limit: 20 });
-for (const site of data.items) console.log(\`\${site.id}: \${site.title}\`);
-`.repeat(6)}\`\`\`
-
-\`\`\`sh
-${'curl -s -H "Authorization: Bearer $TOKEN" "$LIVERY/v1/orgs/$ORG/sites" | jq -r \'.items[].id\'\n'.repeat(10)}\`\`\`
-
-\`\`\`json
-${'{ "title": "Docs", "styling": { "corners": "rounded", "font": "Inter" } }\n'.repeat(30)}\`\`\`
-`;
 
 async function addCodePage(base: string, space: string): Promise<void> {
   const crBase = `/v1/spaces/${space}/change-requests`;
