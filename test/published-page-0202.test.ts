@@ -1,47 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
 import type { Settings } from '../src/modules/customization/settings-schema.js';
 import type { PageAction } from '../src/modules/customization/vocabulary.js';
 import { localized } from '../src/modules/published/localized.js';
-import { type ContentRef, resolveLink } from '../src/modules/published/navigation.js';
 import { menuEntries, shownActions } from '../src/modules/published/page-actions.js';
 import { type PageView, renderPage } from '../src/modules/published/page-html.js';
 import { stringsFor } from '../src/modules/published/strings.js';
+import { pageView, settings, url } from './helpers/page-view.js';
 
 /**
  * The settings GitBook 0.202 added, as the page shows them (page-html.ts, page-chrome.ts,
  * page-actions.ts): localized texts, the header's primary link, social accounts, the page menu,
  * `externalLinks.target` on every external link, `themes.default: system`.
  */
-const settings = (change: (s: Settings) => void = () => {}): Settings => {
-  const s = structuredClone(DEFAULT_SETTINGS) as Settings;
-  change(s);
-  return s;
-};
-const url = (u: string) => ({ kind: 'url' as const, url: u });
 const ACTIONS = {
   markdownHref: '/s/acme/install.md',
   publicMarkdownUrl: 'https://d.test/s/acme/install.md',
 };
-const view = (fields: Partial<PageView> = {}): PageView => ({
-  settings: settings(),
-  strings: stringsFor('en'),
-  siteTitle: 'Acme Docs',
-  homeHref: '/s/acme/',
-  page: { id: 'p1', title: 'Install', bodyHtml: '<p>Body</p>' },
-  sidebar: [],
-  breadcrumbs: [],
-  neighbours: {},
-  variants: [],
-  link: (ref: ContentRef) =>
-    resolveLink(ref, { tree: [], base: '/s/acme/', spaceId: 's', spaceBases: new Map() }),
-  themeCssHref: '/s/acme/theme.css',
-  assetsHref: '/s/@livery/',
-  noindex: false,
-  actions: ACTIONS,
-  ...fields,
-});
+const view = (fields: Partial<PageView> = {}): PageView =>
+  pageView({
+    assetsHref: '/s/@livery/',
+    actions: ACTIONS,
+    ...fields,
+  });
 
 describe('localized texts', () => {
   const rows: [string, Record<string, string> | undefined, string, string][] = [

@@ -1,36 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
 import type { Settings } from '../src/modules/customization/settings-schema.js';
-import { type ContentRef, resolveLink } from '../src/modules/published/navigation.js';
 import { type PageView, renderPage } from '../src/modules/published/page-html.js';
 import { stringsFor } from '../src/modules/published/strings.js';
+import { pageView, settings, url } from './helpers/page-view.js';
 
-const settings = (change: (s: Settings) => void = () => {}): Settings => {
-  const s = structuredClone(DEFAULT_SETTINGS) as Settings;
-  change(s);
-  return s;
-};
-const url = (u: string) => ({ kind: 'url' as const, url: u });
-
-const view = (fields: Partial<PageView> = {}): PageView => ({
-  settings: settings(),
-  strings: stringsFor('en'),
-  siteTitle: 'Acme Docs',
-  homeHref: '/s/acme/',
-  page: { id: 'p1', title: 'Install', bodyHtml: '<p>Body</p>' },
-  sidebar: [],
-  breadcrumbs: [],
-  neighbours: {},
-  variants: [],
-  link: (ref: ContentRef) =>
-    resolveLink(ref, { tree: [], base: '/s/acme/', spaceId: 's', spaceBases: new Map() }),
-  themeCssHref: '/s/acme/theme.css',
-  assetsHref: '/s/_assets/',
-  noindex: false,
-  feedbackHref: '/s/acme/_feedback/p1',
-  ...fields,
-});
+const view = (fields: Partial<PageView> = {}): PageView =>
+  pageView({
+    feedbackHref: '/s/acme/_feedback/p1',
+    ...fields,
+  });
 
 describe('renderPage: the document', () => {
   test('title, language, default theme, theme CSS and assets', () => {
