@@ -261,6 +261,35 @@ export async function seed(base: string, spread: number) {
   };
 }
 
+/**
+ * What GitBook's renderer reads of the seeded site (`getUrl`'s variant): the site is given the
+ * basename `bench` and published; answers the URL lookup's request body, the published view's
+ * URL and a function that looks the URL up for a fresh site token.
+ */
+export async function rendererReads(base: string, getUrl: string) {
+  const variant = new URL(getUrl).pathname.replace(/\/customization$/, '');
+  const siteBase = variant.replace(/\/site-spaces\/[^/]+$/, '');
+  const listed = (await apiCall(base, 'GET', `${siteBase}/site-spaces?limit=100`)) as {
+    items: { id: string; path: string; default: boolean }[];
+  };
+  const path = listed.items.find((item) => variant.endsWith(`/${item.id}`));
+  if (path === undefined) throw new Error(`no site-space ${variant}`);
+  await apiCall(base, 'PATCH', siteBase, { basename: 'bench' });
+  await apiCall(base, 'POST', `${siteBase}/publish`);
+  const lookupBody = JSON.stringify({
+    url: `${base}/s/bench/${path.default ? '' : `${path.path}/`}getting-started/install`,
+    visitor: { type: 'human' },
+    redirectOnError: false,
+  });
+  const siteToken = async () =>
+    (
+      (await apiCall(base, 'POST', '/v1/urls/published', JSON.parse(lookupBody))) as {
+        apiToken: string;
+      }
+    ).apiToken;
+  return { lookupBody, publishedUrl: `${base}${siteBase}/published`, siteToken };
+}
+
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');

@@ -14,6 +14,7 @@ import {
   median,
   postgresTarget,
   ROUNDS,
+  rendererReads,
   schemaUrl,
   seed,
   start,
@@ -28,6 +29,10 @@ import {
  *   ceiling          a bare node:http server answering a precomputed body of the same size;
  *   fastify          Fastify answering the same body with Livery's logging (the framework's share);
  *   GET <backend>    Livery's effective site-space customization (auth + database read);
+ *   urls/published <backend>  the URL lookup GitBook's renderer makes 4-5 times per page view
+ *                    (POST /v1/urls/published: site, variant, page path, site token);
+ *   published <backend>  the published view of the site (getPublishedContentSite), read with a
+ *                    site token as the renderer does;
  *   PATCH <backend>  Livery's override PATCH, each request a new value: a real, durable write;
  *                    all on one variant (one row: on PostgreSQL the writers queue on its lock);
  *   PATCH spread <backend>  the same, each request to the next of 16 variants of the site;
@@ -43,7 +48,7 @@ import {
 const WARMUP = Math.min(2, DURATION);
 /** Variants the `PATCH spread` target writes to, one after the other. */
 const SPREAD = 16;
-const KINDS = ['GET', 'PATCH', 'PATCH spread', 'mixed'] as const;
+const KINDS = ['GET', 'urls/published', 'published', 'PATCH', 'PATCH spread', 'mixed'] as const;
 type Kind = (typeof KINDS)[number];
 let written = 0;
 
@@ -52,6 +57,8 @@ type Backend = 'sqlite' | 'postgres';
 interface Target {
   name: string;
   options: autocannon.Options;
+  /** Options made afresh before each measurement (a site token that must not expire mid-run). */
+  refresh?: () => Promise<autocannon.Options>;
   /** The server's pid, for its memory. */
   pid?: number;
 }
@@ -63,6 +70,7 @@ interface Livery {
   patchUrl: string;
   spreadPaths: string[];
   body: string;
+  renderer: Awaited<ReturnType<typeof rendererReads>>;
 }
 
 async function main(): Promise<void> {
@@ -116,6 +124,7 @@ async function main(): Promise<void> {
         targets.push({
           name: `${kind} ${livery.backend}`,
           options: liveryOptions(kind, livery),
+          ...(kind === 'published' ? { refresh: () => publishedOptions(livery) } : {}),
           ...pidOf(livery.child.pid),
         });
       }
@@ -129,13 +138,14 @@ async function main(): Promise<void> {
     // Warm-up: JIT, caches, statement caches, connection pools.
     for (const target of targets) {
       if (target.pid !== undefined && !target.name.startsWith('mixed')) {
-        await measure(target.options, WARMUP, CONNECTIONS);
+        await measure((await target.refresh?.()) ?? target.options, WARMUP, CONNECTIONS);
       }
     }
     const results = new Map<string, Measure[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const target of targets) {
-        const m = await measure(target.options, DURATION, CONNECTIONS, target.pid);
+        const options = (await target.refresh?.()) ?? target.options;
+        const m = await measure(options, DURATION, CONNECTIONS, target.pid);
         results.get(target.name)?.push(m);
         process.stdout.write(
           `  round ${round} ${target.name.padEnd(21)} ${m.rps.toFixed(0).padStart(7)} req/s  ` +
@@ -156,6 +166,16 @@ async function main(): Promise<void> {
 function liveryOptions(kind: Kind, livery: Livery): autocannon.Options {
   const headers = { authorization: `Bearer ${TOKEN}` };
   if (kind === 'GET') return { url: livery.getUrl, headers };
+  if (kind === 'urls/published') {
+    return {
+      url: new URL('/v1/urls/published', livery.getUrl).toString(),
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: livery.renderer.lookupBody,
+    };
+  }
+  // Measured with what the renderer sends: the site token (refreshed before each round).
+  if (kind === 'published') return { url: livery.renderer.publishedUrl, headers };
   const url = livery.patchUrl;
   const path = new URL(url).pathname;
   // A new value every request, so every PATCH really writes (and is made durable).
@@ -186,7 +206,14 @@ async function startSeeded(
   dir: string,
 ): Promise<Livery> {
   const { base, child } = await startLivery(children, databaseUrl, join(dir, `${backend}.log`));
-  return { backend, child, ...(await seed(base, SPREAD)) };
+  const seeded = await seed(base, SPREAD);
+  return { backend, child, ...seeded, renderer: await rendererReads(base, seeded.getUrl) };
+}
+
+/** The published view as the renderer reads it: with a site token of the site, fresh. */
+async function publishedOptions(livery: Livery): Promise<autocannon.Options> {
+  const token = await livery.renderer.siteToken();
+  return { url: livery.renderer.publishedUrl, headers: { authorization: `Bearer ${token}` } };
 }
 
 const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '-' : n.toFixed(digits));
@@ -235,6 +262,22 @@ function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMis
       summary.has('GET postgres') ? ratio('GET postgres') : undefined,
       (v) => v >= 25,
       (v) => `${v.toFixed(1)}%`,
+    ],
+    [
+      'urls/published sqlite >= GET sqlite (req/s)',
+      (summary.get('urls/published sqlite')?.rps ?? Number.NaN) /
+        (summary.get('GET sqlite')?.rps ?? Number.NaN),
+      (v) => v >= 1,
+      (v) => `${v.toFixed(2)}x`,
+    ],
+    [
+      'urls/published postgres >= GET postgres (req/s)',
+      summary.has('GET postgres')
+        ? (summary.get('urls/published postgres')?.rps ?? Number.NaN) /
+          (summary.get('GET postgres')?.rps ?? Number.NaN)
+        : undefined,
+      (v) => v >= 1,
+      (v) => `${v.toFixed(2)}x`,
     ],
     [
       'PATCH sqlite >= 2,000 req/s',

@@ -12,6 +12,7 @@ import { type Db, openDatabase } from '../src/db/database.js';
 import { CustomizationRepository } from '../src/modules/customization/repository.js';
 import { IdentityRepository } from '../src/modules/identity/repository.js';
 import { hashToken } from '../src/modules/identity/tokens.js';
+import { PublishedRepository } from '../src/modules/published/repository.js';
 import { SitesRepository } from '../src/modules/sites/repository.js';
 import {
   buildLivery,
@@ -28,7 +29,8 @@ import {
 } from './lib.js';
 
 /**
- * `npm run bench:scale`: does the customization read stay flat from 100 to 100,000 sites?
+ * `npm run bench:scale`: do the customization read and the URL lookup of GitBook's renderer stay
+ * flat from 100 to 100,000 sites?
  *
  * For each backend (SQLite: a temporary file; PostgreSQL: a fresh schema, dropped afterwards, of
  * BENCH_DATABASE_URL / TEST_DATABASE_URL / the local server) and each size (SCALE_SITES, default
@@ -39,7 +41,7 @@ import {
  *   3. a real server process (src/server.ts, LOG_LEVEL=warn) under autocannon: GET effective
  *      customization of a random site-space of the whole seeded set on every request (so the
  *      in-memory caches, 10,000 entries, cannot hold the working set at 100,000 sites), and the
- *      first page of the site listing;
+ *      first page of the site listing; and POST /v1/urls/published of a random site's page;
  *   4. at the largest size, the plans of the hot queries, as Livery's repositories compile them:
  *      EXPLAIN QUERY PLAN (SQLite), EXPLAIN (ANALYZE, BUFFERS) (PostgreSQL).
  * Prints a table and the plans (markdown, for docs/BENCHMARKS.md).
@@ -65,6 +67,10 @@ interface Row {
   /** GET of a random one of HOT site-spaces (when there are more). */
   hot: Measure | undefined;
   list: Measure;
+  /** POST /v1/urls/published of a random site's page (GitBook's renderer's lookup). */
+  urlLookup: Measure;
+  /** The same, of a random one of the smallest size's number of sites (when there are more). */
+  hotLookup: Measure | undefined;
 }
 
 interface Plan {
@@ -187,6 +193,40 @@ async function main(): Promise<void> {
             child.pid,
           );
           print('GET sites (first page of 100)', list);
+          const sitesSeeded = [...new Set(paths.map((p) => p.split('/')[5] ?? ''))];
+          const lookupOf = (from: string[]): autocannon.Request => ({
+            method: 'POST',
+            path: '/v1/urls/published',
+            headers: { ...headers, 'content-type': 'application/json' },
+            setupRequest: (request) => {
+              const siteId = from[Math.floor(Math.random() * from.length)] ?? '';
+              const url = `${base}/s/p-${siteId.slice('site_'.length)}/getting-started`;
+              return { ...request, body: JSON.stringify({ url }) };
+            },
+          });
+          const lookupRequest = lookupOf(sitesSeeded);
+          await measure({ url: base, requests: [lookupRequest] }, 2, CONNECTIONS);
+          const urlLookup = await measure(
+            { url: base, requests: [lookupRequest] },
+            DURATION,
+            CONNECTIONS,
+            child.pid,
+          );
+          print('POST urls/published random site', urlLookup);
+          // The smallest size's working set (its number of sites), drawn from the large one.
+          let hotLookup: Measure | undefined;
+          if (sitesSeeded.length > HOT / VARIANTS) {
+            const subset = sitesSeeded.slice(0, HOT / VARIANTS);
+            const hotRequest = lookupOf(subset);
+            await measure({ url: base, requests: [hotRequest] }, 2, CONNECTIONS);
+            hotLookup = await measure(
+              { url: base, requests: [hotRequest] },
+              DURATION,
+              CONNECTIONS,
+              child.pid,
+            );
+            print(`POST urls/published of ${subset.length} sites`, hotLookup);
+          }
           await stop(child);
           rows.push({
             backend,
@@ -197,6 +237,8 @@ async function main(): Promise<void> {
             get,
             hot,
             list,
+            urlLookup,
+            hotLookup,
           });
         } finally {
           await drop();
@@ -320,6 +362,13 @@ async function explain(
   await capture('variant customization read', (r) =>
     new CustomizationRepository(r).readVariant(organizationId, middle.site_id, middle.id),
   );
+  const basename = `p-${middle.site_id.slice('site_'.length)}`;
+  await capture('URL lookup: site by address', (r) =>
+    new PublishedRepository(r).siteByAddress(basename),
+  );
+  await capture('URL lookup: variants of the site', (r) =>
+    new PublishedRepository(r).variantsOf(middle.site_id),
+  );
   await capture('site listing, first page', (r) =>
     new SitesRepository(r).listSites(organizationId, {}, { cursor: undefined, limit: 100 }),
   );
@@ -415,16 +464,18 @@ async function explain(
 
 function report(rows: Row[], plans: Plan[], postgresMissing?: string): void {
   process.stdout.write(
-    `\n| backend | sites | rows seeded | seed s (rows/s) | direct read p50 / p99 µs | GET random site-space req/s | p50 ms | p99 ms | GET random of ${HOT} req/s | p50 ms | p99 ms | GET sites (100) req/s | p50 ms | p99 ms | server VmHWM MiB |\n` +
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+    `\n| backend | sites | rows seeded | seed s (rows/s) | direct read p50 / p99 µs | GET random site-space req/s | p50 ms | p99 ms | GET random of ${HOT} req/s | p50 ms | p99 ms | GET sites (100) req/s | p50 ms | p99 ms | POST urls/published req/s | p50 ms | p99 ms | server VmHWM MiB |\n` +
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const r of rows) {
     process.stdout.write(
       `| ${r.backend} | ${r.sites} | ${r.rows} | ${r.seedSeconds.toFixed(1)} (${Math.round(r.rows / r.seedSeconds)}) | ` +
         `${r.lookup.p50} / ${r.lookup.p99} | ${r.get.rps.toFixed(0)} | ${r.get.p50} | ${r.get.p99} | ` +
         `${r.hot === undefined ? '(all) | | ' : `${r.hot.rps.toFixed(0)} | ${r.hot.p50} | ${r.hot.p99}`} | ` +
-        `${r.list.rps.toFixed(0)} | ${r.list.p50} | ${r.list.p99} | ${Math.max(r.get.hwm, r.list.hwm, r.hot?.hwm ?? 0).toFixed(0)} |` +
-        `${r.get.non2xx + r.get.errors + r.list.non2xx + r.list.errors > 0 ? ' FAILED requests' : ''}\n`,
+        `${r.list.rps.toFixed(0)} | ${r.list.p50} | ${r.list.p99} | ` +
+        `${r.urlLookup.rps.toFixed(0)} | ${r.urlLookup.p50} | ${r.urlLookup.p99} | ` +
+        `${Math.max(r.get.hwm, r.list.hwm, r.hot?.hwm ?? 0, r.urlLookup.hwm).toFixed(0)} |` +
+        `${r.get.non2xx + r.get.errors + r.list.non2xx + r.list.errors + r.urlLookup.non2xx + r.urlLookup.errors > 0 ? ' FAILED requests' : ''}\n`,
     );
   }
   if (postgresMissing !== undefined) {
@@ -443,7 +494,9 @@ function report(rows: Row[], plans: Plan[], postgresMissing?: string): void {
         `GET req/s ${x(large.get.rps, small.get.rps)}, GET p50 ${x(large.get.p50, small.get.p50)}, ` +
         `GET p99 ${x(large.get.p99, small.get.p99)}` +
         `${large.hot === undefined ? '' : `, GET of ${HOT} (same working set as ${small.sites} sites) req/s ${x(large.hot.rps, small.get.rps)} p50 ${x(large.hot.p50, small.get.p50)}`}` +
-        `, listing req/s ${x(large.list.rps, small.list.rps)}\n`,
+        `, listing req/s ${x(large.list.rps, small.list.rps)}` +
+        `, urls/published req/s ${x(large.urlLookup.rps, small.urlLookup.rps)} p99 ${x(large.urlLookup.p99, small.urlLookup.p99)}` +
+        `${large.hotLookup === undefined ? '' : `, urls/published of ${HOT / VARIANTS} sites req/s ${x(large.hotLookup.rps, small.urlLookup.rps)} p99 ${x(large.hotLookup.p99, small.urlLookup.p99)}`}\n`,
     );
   }
   process.stdout.write('\nPlans of the hot queries at the largest size:\n');

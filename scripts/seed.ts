@@ -8,7 +8,7 @@
  *   Livery's own identity service, exactly as the first start or `livery orgs create` does. On an
  *   empty database it is the first-start organization, so the server will not bootstrap another.
  *   Without a token, a new one is generated and printed.
- * - Inserts N sites, each with V spaces and V site-spaces (position 1 is the default; paths are
+ * - Inserts N published sites (basename `p-<id>`), each with V spaces and V site-spaces (position 1 is the default; paths are
  *   unique per site), in batched multi-row INSERTs (within the dialect's parameter limit), one
  *   transaction per batch of sites. Half of the sites carry a customization and about a third of
  *   the variants an override; both are made by Livery's own code from request bodies validated
@@ -323,14 +323,17 @@ class Documents {
   site(organizationId: string, i: number, at: string): SiteRow {
     const title = `Product ${i + 1} Docs`;
     const body = i % 2 === 0 ? this.putBody(i, title) : undefined;
+    const id = newId('site_');
     return {
-      id: newId('site_'),
+      id,
       organization_id: organizationId,
       title,
       type: 'basic',
       visibility: 'public',
-      published: 0,
-      basename: null,
+      // Published at PUBLIC_URL + `p-<id>` (unique as the id is), so that the URL lookup of
+      // GitBook's renderer can be measured at scale (bench/scale.ts).
+      published: 1,
+      basename: `p-${id.slice('site_'.length)}`,
       agents_context: 'included',
       created_at: at,
       updated_at: at,

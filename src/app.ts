@@ -41,9 +41,17 @@ import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
 import { publishedRoutes } from './modules/published/routes.js';
 import { PublishedSiteService } from './modules/published/service.js';
+import { rendererRoutes } from './modules/renderer/routes.js';
+import { RendererReadsService } from './modules/renderer/service.js';
+import { installRevalidation } from './modules/revalidation/install.js';
+import { searchRoutes } from './modules/search/routes.js';
+import { SearchService } from './modules/search/service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
 import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
+import { SiteTokenGate } from './modules/site-tokens/gate.js';
+import { SiteTokenKeys } from './modules/site-tokens/keys.js';
+import { SiteTokens } from './modules/site-tokens/site-token.js';
 import { SitesRepository } from './modules/sites/repository.js';
 import { sitesRoutes } from './modules/sites/routes.js';
 import { SpaceKeyedScope, siteKeyedScope } from './modules/sites/scope.js';
@@ -58,6 +66,8 @@ import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
 import { TeamsService } from './modules/teams/service.js';
 import { themeRoutes } from './modules/theme/routes.js';
+import { urlRoutes } from './modules/urls/routes.js';
+import { UrlLookupService } from './modules/urls/service.js';
 import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
 import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
 import { PublishingAuthService } from './modules/visitor-auth/service.js';
@@ -94,7 +104,30 @@ export function buildServices({ config, db }: AppDependencies) {
   const content = new ContentService(contentRepository, spaces, urls);
   const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls);
   const insights = new InsightsService(new InsightsRepository(db), content, urls);
-  const published = new PublishedSiteService(new PublishedRepository(db), {
+  const publishedRepository = new PublishedRepository(db);
+  const siteTokenKeys = new SiteTokenKeys(db);
+  const siteTokens = new SiteTokens(siteTokenKeys);
+  const siteTokenGate = new SiteTokenGate({
+    published: publishedRepository,
+    content,
+    shareLinks,
+    publishingAuth,
+  });
+  const urlLookup = new UrlLookupService({
+    published: publishedRepository,
+    shareLinks,
+    publishingAuth,
+    siteTokens,
+    publicUrl: config.publicUrl,
+  });
+  const rendererReads = new RendererReadsService(db, {
+    sites,
+    siteSpaces,
+    customization,
+    content,
+    published: publishedRepository,
+  });
+  const published = new PublishedSiteService(publishedRepository, {
     content,
     customization,
     identity,
@@ -104,8 +137,20 @@ export function buildServices({ config, db }: AppDependencies) {
     apiBase: config.baseUrl,
     publicUrl: config.publicUrl,
   });
+  const search = new SearchService({
+    sites,
+    content,
+    variantsOf: (siteId) => publishedRepository.variantsOf(siteId),
+    urls,
+  });
   return {
+    siteTokenKeys,
+    siteTokens,
+    siteTokenGate,
+    urlLookup,
+    rendererReads,
     published,
+    search,
     content,
     changeRequests,
     insights,
@@ -161,6 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   installErrorHandlers(app, methods);
   app.decorateRequest('principal', null);
   app.decorateRequest('memberRole', null);
+  app.decorateRequest('siteToken', null);
 
   // Callback-style hooks: they run on every request, and need no promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -184,6 +230,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerOpenApi(app, config.baseUrl);
   await installOperations(app, deps);
   const services = buildServices(deps);
+  installRevalidation(app, config, deps.db);
 
   app.get(
     '/healthz',
@@ -212,8 +259,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // request arrived, by any process, so that no cached read answers older data.
       if (fence !== undefined) v1.addHook('onRequest', () => fence());
       installPermissions(v1);
-      installAccessControl(v1, services.identity, (spaceId) =>
-        services.spaces.organizationOf(spaceId),
+      installAccessControl(
+        v1,
+        services.identity,
+        (spaceId) => services.spaces.organizationOf(spaceId),
+        { tokens: services.siteTokens, gate: services.siteTokenGate },
       );
       installRateLimit(v1, config.rateLimitPerMinute);
       installIdempotency(v1, { db: deps.db });
@@ -259,6 +309,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         fontsBase: `${config.publicUrl}@livery/fonts/`,
       });
       await v1.register(previewRoutes, { published: services.published });
+      await v1.register(urlRoutes, { lookup: services.urlLookup });
+      await v1.register(rendererRoutes, { reads: services.rendererReads });
+      await v1.register(searchRoutes, { search: services.search });
     },
     { prefix: '/v1' },
   );
@@ -270,6 +323,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await sites.register(publishedRoutes, {
       published: services.published,
       insights: services.insights,
+      search: services.search,
       secureCookies: config.publicUrl.startsWith('https:'),
     });
   });

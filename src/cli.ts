@@ -13,6 +13,9 @@ const USAGE = `Usage: npm run livery -- <command>
   tokens list [--user <userId>]                    list tokens (ids only, never secrets)
   orgs create --title <title> [--owner <name>]     new organization + owner (admin) + token
   orgs list                                        list organizations and their admins
+  site-token-keys list                             keys that sign site tokens (ids, dates)
+  site-token-keys rotate                           sign new site tokens with a new key; the
+                                                   old one verifies its tokens until they expire
 
 Reads DATABASE_URL like the server (default sqlite:./data/livery.db).`;
 
@@ -71,6 +74,20 @@ export async function runCli(args: string[], services: Services, print: Print): 
     print(`token id:     ${created.tokenId}`);
     print(`token:        ${created.token}`);
     print('The token is shown once; store it now.');
+    return 0;
+  }
+  if (area === 'site-token-keys' && command === 'list') {
+    for (const k of await services.siteTokenKeys.list()) {
+      print(
+        `${k.id}  created ${k.createdAt}  ${k.retiredAt === null ? 'current' : `retired ${k.retiredAt}`}`,
+      );
+    }
+    return 0;
+  }
+  if (area === 'site-token-keys' && command === 'rotate') {
+    print(
+      `new key ${await services.siteTokenKeys.rotate()}; the previous one verifies its tokens until they expire (at most 65 minutes)`,
+    );
     return 0;
   }
   if (area === 'orgs' && command === 'list') {

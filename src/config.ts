@@ -25,6 +25,19 @@ export interface Config {
   readonly pressureMaxEventLoopDelayMs: number;
   readonly pressureMaxHeapUsedMb: number;
   readonly pressureMaxRssMb: number;
+  /** Cache invalidation for GitBook's renderer (docs/renderer-cache.md); unset: none. */
+  readonly rendererRevalidation: RendererRevalidationConfig | undefined;
+}
+
+export interface RendererRevalidationConfig {
+  /** RENDERER_REVALIDATE_URL: the renderer's `/~gitbook/revalidate`. */
+  readonly url: string;
+  /** RENDERER_SECRET: the renderer's GITBOOK_SECRET, the HMAC key of `x-gitbook-signature`. Never log it. */
+  readonly secret: string;
+  /** RENDERER_REVALIDATE_ATTEMPTS: attempts per request before giving up (default 6). */
+  readonly attempts: number;
+  /** RENDERER_REVALIDATE_RETRY_MS: wait before the first retry, doubled each time (default 500). */
+  readonly firstRetryMs: number;
 }
 
 export type DatabaseConfig = SqliteConfig | PostgresConfig;
@@ -161,6 +174,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const pressureMaxEventLoopDelayMs = upTo('PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '1000', 60_000);
   const pressureMaxHeapUsedMb = upTo('PRESSURE_MAX_HEAP_USED_MB', '0', 1_048_576);
   const pressureMaxRssMb = upTo('PRESSURE_MAX_RSS_MB', '0', 1_048_576);
+  const rendererRevalidation = parseRendererRevalidation(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -183,6 +197,46 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     pressureMaxEventLoopDelayMs,
     pressureMaxHeapUsedMb,
     pressureMaxRssMb,
+    rendererRevalidation,
+  });
+}
+
+/** RENDERER_REVALIDATE_URL and RENDERER_SECRET: both or neither (one alone is a mistake). */
+function parseRendererRevalidation(
+  env: Env,
+  problems: string[],
+): RendererRevalidationConfig | undefined {
+  const url = env.RENDERER_REVALIDATE_URL || undefined;
+  const secret = env.RENDERER_SECRET || undefined;
+  if (url === undefined && secret === undefined) return undefined;
+  if (url === undefined || secret === undefined) {
+    problems.push(
+      `RENDERER_REVALIDATE_URL and RENDERER_SECRET go together: ${url === undefined ? 'RENDERER_SECRET' : 'RENDERER_REVALIDATE_URL'} is set, the other is not (set both to invalidate GitBook's renderer cache, or neither)`,
+    );
+    return undefined;
+  }
+  if (!isHttpUrl(url)) {
+    problems.push(
+      `RENDERER_REVALIDATE_URL must be an absolute http(s) URL, e.g. http://renderer:3000/~gitbook/revalidate (got ${JSON.stringify(url)})`,
+    );
+  }
+  const attempts = parseInteger(env.RENDERER_REVALIDATE_ATTEMPTS || '6');
+  if (attempts === undefined || attempts < 1 || attempts > 100) {
+    problems.push(
+      `RENDERER_REVALIDATE_ATTEMPTS must be an integer between 1 and 100 (got ${JSON.stringify(env.RENDERER_REVALIDATE_ATTEMPTS)})`,
+    );
+  }
+  const firstRetryMs = parseInteger(env.RENDERER_REVALIDATE_RETRY_MS || '500');
+  if (firstRetryMs === undefined || firstRetryMs < 1 || firstRetryMs > 60_000) {
+    problems.push(
+      `RENDERER_REVALIDATE_RETRY_MS must be an integer between 1 and 60000 (got ${JSON.stringify(env.RENDERER_REVALIDATE_RETRY_MS)})`,
+    );
+  }
+  return Object.freeze({
+    url,
+    secret,
+    attempts: attempts ?? 1,
+    firstRetryMs: firstRetryMs ?? 1,
   });
 }
 

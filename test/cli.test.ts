@@ -20,6 +20,21 @@ const tokenIn = (output: string) => /(gb_[A-Za-z0-9_-]{43})/.exec(output)?.[1] ?
 const asUser = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('npm run livery -- <command>', () => {
+  test('site-token-keys list and rotate: ids and dates only, never a secret', async () => {
+    const before = await cli('site-token-keys', 'list');
+    assert.equal(before.code, 0);
+    assert.match(before.output, /^k[0-9a-f]{12} {2}created \S+ {2}current$/);
+    const rotated = await cli('site-token-keys', 'rotate');
+    assert.equal(rotated.code, 0);
+    const id = /new key (k[0-9a-f]{12})/.exec(rotated.output)?.[1];
+    assert.ok(id, rotated.output);
+    const after = await cli('site-token-keys', 'list');
+    assert.match(after.output, new RegExp(`^${id} {2}created \\S+ {2}current$`, 'm'));
+    assert.match(after.output, /retired/);
+    const secrets = await t.db.selectFrom('site_token_keys').select('secret').execute();
+    for (const { secret } of secrets) assert.ok(!after.output.includes(secret));
+  });
+
   test('tokens create --user prints a working token; tokens revoke stops it', async () => {
     const created = await cli('tokens', 'create', '--user', t.userId, '--label', 'ci');
     assert.equal(created.code, 0);

@@ -170,6 +170,19 @@ describe('GitBook conformance: revisions and pages', () => {
       { status: 200 },
     );
     c.check(() => assert.match(String(JSON.parse(byPath.body).markdown), /Upgrade/));
+    const document = await c.call(
+      'getPageDocumentInRevisionById',
+      { method: 'GET', url: `${rev}/page/${pageId('Install')}/document?evaluated=true` },
+      { status: 200 },
+    );
+    // The page's first heading is its title: left out of its document.
+    c.check(() =>
+      assert.deepEqual(
+        JSON.parse(document.body).nodes[0].nodes[0].leaves[0].text,
+        'About Install.',
+      ),
+    );
+    // Its 404s (a group, a link, an unknown page) are in no spec: test/documents-route.test.ts.
     c.assertConforms();
   });
 

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, expectStatus, type TestContext } from './helpers/app.js';
 import { Conformance } from './helpers/gitbook-conformance.js';
 import { assertCoverage } from './helpers/gitbook-conformance-plan.js';
+import { publishChanges } from './helpers/insights.js';
 
 let t: TestContext;
 let c: Conformance;
@@ -247,6 +248,84 @@ describe('GitBook conformance: sites, site-spaces, share links, visitor authenti
       { status: 200 },
     );
     c.check(() => assert.equal(typeof json(regenerated.body).privateKey, 'string'));
+    c.assertConforms();
+  });
+
+  test('search: searchSiteContent in every scope form, paginated', async () => {
+    const { site, siteSpaceId } = await newSite('Searchable');
+    const spaceId = (
+      expectStatus(await t.request({ method: 'GET', url: `${site}/site-spaces` }), 200).items as {
+        space: { id: string };
+      }[]
+    )[0]?.space.id;
+    assert.ok(spaceId);
+    await publishChanges(t, spaceId, [
+      {
+        operation: 'insert_page',
+        title: 'Install',
+        document: { markdown: 'Install it.\n\n## Upgrade\n\nInstall again.' },
+      },
+      {
+        operation: 'insert_page',
+        title: 'Usage',
+        document: { markdown: 'After the install, use it.' },
+      },
+    ]);
+    const search = (query = '') => `${site}/search${query}`;
+    // GitBook declares only the 200: refusals are asserted here and in test/search.test.ts.
+    const refused = async (url: string, payload: object, status: number) =>
+      expectStatus(await t.request({ method: 'POST', url, payload }), status);
+    await refused(search(), { query: 'install', mode: 'all' }, 404); // not published yet
+    expectStatus(await t.request({ method: 'POST', url: `${site}/publish` }), 200);
+    const all = await c.call(
+      'searchSiteContent',
+      { method: 'POST', url: search(), payload: { query: 'install', scope: { mode: 'all' } } },
+      { status: 200 },
+    );
+    c.check(() => {
+      const items = json(all.body).items as { pages: { title: string; sections: unknown[] }[] }[];
+      assert.deepEqual(
+        items[0]?.pages.map((p) => p.title),
+        ['Install', 'Usage'],
+      );
+    });
+    for (const payload of [
+      { query: 'inst', mode: 'all' },
+      { query: 'upgrade', mode: 'current', siteSpaceId },
+      { query: 'upgrade', siteSpaceIds: [siteSpaceId] },
+      { query: 'upgrade', scope: { mode: 'default' } },
+      {
+        query: 'upgrade',
+        scope: { mode: 'default', currentSiteSpace: siteSpaceId, restrictTo: 'otherSiteSpaces' },
+      },
+      { query: 'upgrade', scope: { mode: 'specific', siteSpaceIds: [siteSpaceId] } },
+      { query: 'nothing matches this', mode: 'all' },
+    ]) {
+      await c.call(
+        'searchSiteContent',
+        { method: 'POST', url: search(), payload },
+        { status: 200 },
+      );
+    }
+    const first = await c.call(
+      'searchSiteContent',
+      { method: 'POST', url: search('?limit=1'), payload: { query: 'install', mode: 'all' } },
+      { status: 200 },
+    );
+    const next = (json(first.body).next as { page: string } | undefined)?.page;
+    c.check(() => assert.equal(typeof next, 'string'));
+    await c.call(
+      'searchSiteContent',
+      {
+        method: 'POST',
+        url: search(`?limit=1&page=${next}`),
+        payload: { query: 'install', mode: 'all' },
+      },
+      { status: 200 },
+    );
+    await refused(search(), { query: 'x'.repeat(513), mode: 'all' }, 400);
+    await refused(search(), { query: 'install', siteSpaceIds: ['sitesp_nope'] }, 400);
+    await refused(`${sites()}/site_nope/search`, { query: 'a', mode: 'all' }, 404);
     c.assertConforms();
   });
 

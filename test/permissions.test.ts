@@ -696,6 +696,12 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `${content()}/revisions/${revisionId}` }),
   },
   {
+    operationId: 'listRevisionPageMetaLinks',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}/page/${pageId}/meta-links` }),
+  },
+  {
     operationId: 'listPages',
     method: 'GET',
     success: 200,
@@ -730,6 +736,12 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     success: 200,
     call: async () => ({ url: `${content()}/revisions/${revisionId}/path/${PAGE_PATH}` }),
+  },
+  {
+    operationId: 'getPageDocumentInRevisionById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}/page/${pageId}/document` }),
   },
 
   // Change requests.
@@ -984,6 +996,45 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     success: 200,
     call: async () => ({ url: `${f.base}/site-spaces` }),
+  },
+  {
+    operationId: 'getPublishedContentSite',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${f.base}/published` }),
+  },
+  {
+    operationId: 'getSiteRedirectBySource',
+    method: 'GET',
+    // Livery keeps no redirect rules: every source is a 404, for whoever may ask.
+    success: 404,
+    call: async () => ({ url: `${f.base}/redirect?source=/old` }),
+  },
+  {
+    operationId: 'resolvePublishedContentByUrl',
+    method: 'POST',
+    // Any user's token; an address naming no published site is a 404 for everyone.
+    success: 404,
+    call: async () => ({
+      url: '/v1/urls/published',
+      payload: { url: 'http://livery.test/s/no-such-site' },
+    }),
+  },
+  {
+    operationId: 'searchSiteContent',
+    method: 'POST',
+    success: 200,
+    // Only published sites are searched; the site goes back to unpublished after each call.
+    call: async () => {
+      await owner('POST', `${f.base}/publish`, 200);
+      return {
+        url: `${f.base}/search`,
+        payload: { query: 'welcome', mode: 'all' },
+        verify: async () => {
+          await owner('POST', `${f.base}/unpublish`, 200);
+        },
+      };
+    },
   },
   {
     operationId: 'addSpaceToSite',

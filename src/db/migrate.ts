@@ -12,6 +12,7 @@ import * as m0008 from './migrations/0008_content.js';
 import * as m0009 from './migrations/0009_missing_initial_revisions.js';
 import * as m0010 from './migrations/0010_customization_0202.js';
 import * as m0011 from './migrations/0011_gitbook_0202_inputs.js';
+import * as m0012 from './migrations/0012_site_token_keys.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0009_missing_initial_revisions': m0009,
   '0010_customization_0202': m0010,
   '0011_gitbook_0202_inputs': m0011,
+  '0012_site_token_keys': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

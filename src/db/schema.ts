@@ -22,6 +22,15 @@ export interface DatabaseSchema {
   change_requests: ChangeRequestRow;
   page_feedbacks: PageFeedbackRow;
   page_view_days: PageViewDayRow;
+  site_token_keys: SiteTokenKeyRow;
+}
+
+/** A key that signs site tokens (modules/site-tokens); retired keys still verify until expiry. */
+export interface SiteTokenKeyRow {
+  id: string;
+  secret: string;
+  created_at: string;
+  retired_at: string | null;
 }
 
 /** An immutable snapshot of a space's pages (docs/content.md). */

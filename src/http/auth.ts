@@ -2,6 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, invalidToken, missingCredentials, notFound } from '../errors.js';
 import { PERMISSIONS, type Permission, roleAtLeast } from '../modules/identity/permissions.js';
 import type { IdentityService, Principal } from '../modules/identity/service.js';
+import {
+  authenticateSiteToken,
+  looksLikeSiteToken,
+  type SiteTokenAuth,
+} from './site-token-auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,9 +57,10 @@ export function installAccessControl(
   app: FastifyInstance,
   identity: IdentityService,
   spaceOrganization: (spaceId: string) => Promise<string | undefined>,
+  siteTokens: SiteTokenAuth,
 ): void {
   const refusals = new WeakMap<FastifyRequest, AppError>();
-  const check = bearerAuth(identity, spaceOrganization);
+  const check = bearerAuth(identity, spaceOrganization, siteTokens);
   app.addHook('onRequest', async (request) => {
     try {
       await check(request);
@@ -85,6 +91,7 @@ export function installAccessControl(
 function bearerAuth(
   identity: IdentityService,
   spaceOrganization: (spaceId: string) => Promise<string | undefined>,
+  siteTokens: SiteTokenAuth,
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
@@ -99,6 +106,8 @@ function bearerAuth(
     if (token === undefined) {
       throw missingCredentials('Malformed Authorization header; expected "Bearer <API token>"');
     }
+    if (looksLikeSiteToken(token))
+      return authenticateSiteToken(request, token, permission, siteTokens);
     const params = request.params as { organizationId?: string; spaceId?: string };
     let organizationId = params.organizationId;
     let named = organizationId === undefined ? undefined : notFound('organization', organizationId);

@@ -112,6 +112,13 @@ function histogramValues(name: string, all: Series[]): Value[] {
   return values;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The registry `/metrics` formats, besides the process metrics. */
+    metricsRegistry: Registry;
+  }
+}
+
 let processRegistry: Registry | undefined;
 
 /**
@@ -136,6 +143,8 @@ function processMetrics(): Registry {
 export function installMetrics(app: FastifyInstance, db: Db): void {
   const registry = new Registry();
   const stats = new RequestStats();
+  // Modules with metrics of their own (revalidation) register them here.
+  app.decorate('metricsRegistry', registry);
 
   registry.registerMetric(
     derivedMetric(

@@ -30,6 +30,7 @@ export const AREAS = {
     'listSiteSpaces',
     'updateSiteSpaceById',
     'deleteSiteSpaceById',
+    'searchSiteContent',
     'listSiteShareLinks',
     'createSiteShareLink',
     'updateSiteShareLinkById',
@@ -93,6 +94,13 @@ export const AREAS = {
     'listPagesInRevisionById',
     'getPageInRevisionById',
     'getPageInRevisionByPath',
+    'getPageDocumentInRevisionById',
+  ],
+  renderer: [
+    'resolvePublishedContentByUrl',
+    'getPublishedContentSite',
+    'getSiteRedirectBySource',
+    'listRevisionPageMetaLinks',
   ],
   insights: [
     'createPageFeedback',
@@ -122,6 +130,10 @@ export const STATUSES_NOT_EXERCISED: Record<string, string> = {
     'the operation has no query and no body: there is no input to reject',
   'regenerateSitePublishingAuthById 400':
     'the operation has no query and no body: there is no input to reject',
+  'getSiteRedirectBySource 200':
+    'Livery keeps no redirect rules (docs/renderer.md): every source is a 404, which is judged',
+  'getSiteRedirectBySource 400':
+    'a source without a leading slash is refused with a 400 that neither spec declares (test/site-tokens.test.ts checks it)',
   'deleteSiteSpaceCustomizationById 400':
     'the operation has no query and no body: there is no input to reject',
 };

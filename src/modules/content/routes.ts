@@ -2,9 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonText } from '../../http/json-text.js';
 import { responses } from '../../http/schemas.js';
+import { JsonDocumentSchema } from '../documents/schema.js';
+import { setRendererCache, spaceTag } from '../revalidation/cache-headers.js';
 import { SpaceParams } from '../sites/scope.js';
 import type { ChangeRequestsService } from './change-requests-service.js';
 import {
+  DocumentReadQuery,
   PageReadQuery,
   PagesSchema,
   RevisionPageSchema,
@@ -92,6 +95,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
   content: ContentService;
   changeRequests: ChangeRequestsService;
 }> = async (app, { content, changeRequests }) => {
+  // What is read in a revision by id never changes: GitBook's renderer may keep it (docs/renderer-cache.md).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const { spaceId, revisionId } = (request.params ?? {}) as Partial<Params>;
+    if (spaceId !== undefined && revisionId !== undefined && reply.statusCode === 200) {
+      setRendererCache(reply, { tags: [spaceTag(spaceId)], immutable: true });
+    }
+    done(null, payload);
+  });
   for (const { url, params, operations } of SOURCES) {
     const [revisionOp, treeOp, byIdOp, byPathOp] = operations as [
       [string, string],
@@ -158,6 +169,28 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
         return content.pageById(spaceId, sourceOf(request.params), pageId, request.query.format);
       },
     );
+
+    if (byIdOp[0] === 'getPageInRevisionById') {
+      app.get(
+        `${url}/page/:pageId/document`,
+        {
+          schema: {
+            operationId: 'getPageDocumentInRevisionById',
+            summary: 'Get the raw document body of a page in a historical revision',
+            description:
+              'The page\'s body as GitBook\'s JSON document (docs/content.md, "Page documents"); a group or a link has none: 404.',
+            tags: ['space-content'],
+            params: Type.Object({ ...params, ...PAGE_ID }),
+            querystring: DocumentReadQuery,
+            response: responses({ 200: JsonDocumentSchema }, [400]),
+          },
+        },
+        async (request) => {
+          const { spaceId, pageId } = request.params;
+          return content.pageDocument(spaceId, sourceOf(request.params), pageId);
+        },
+      );
+    }
 
     app.get(
       `${url}/path/*`,

@@ -10,17 +10,31 @@ export const EntityId = (description: string) =>
 
 export const PageFormat = Enum(['document', 'markdown'], 'Output format for the content');
 
+/** GitBook's `evaluated` switch: true, false or `deterministic-only` (what its renderer sends). */
+const Evaluated = Type.Union([Type.Boolean(), Type.Literal('deterministic-only')], {
+  description: 'Accepted; Livery has no expressions to evaluate',
+});
+
 /** Query parameters of GitBook's page reads; only `format` changes Livery's answer. */
 export const PageReadQuery = Type.Object({
   format: Type.Optional(PageFormat),
-  evaluated: Type.Optional(
-    Type.Boolean({ description: 'Accepted; Livery has nothing to evaluate' }),
-  ),
+  evaluated: Type.Optional(Evaluated),
   metadata: Type.Optional(Type.Boolean({ description: 'Accepted; Livery has no git metadata' })),
   computed: Type.Optional(
     Type.Boolean({ description: 'Accepted; Livery has no computed content' }),
   ),
 });
+/** `…/page/{pageId}/document`'s query: GitBook's two switches, accepted; neither changes the answer. */
+export const DocumentReadQuery = Type.Object({
+  evaluated: Type.Optional(Evaluated),
+  dereferenced: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Literal('reusable-contents')], {
+      description:
+        "Accepted (true, false or `reusable-contents`, what GitBook's renderer sends); Livery has no reusable content to dereference",
+    }),
+  ),
+});
+
 export const TreeReadQuery = Type.Object({
   metadata: Type.Optional(Type.Boolean({ description: 'Accepted; Livery has no git metadata' })),
   computed: Type.Optional(

@@ -1,10 +1,10 @@
 import { BoundedCache } from '../../bounded-cache.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Urls } from '../../urls.js';
+import { type JsonDocument, markdownToDocument, pageLinks, withKeys } from '../documents/index.js';
 import type { SpacesService } from '../spaces/service.js';
-import { markdownToDocument } from './markdown-document.js';
 import type { ContentRepository, Revision } from './repository.js';
-import { findById, findByPath, type StoredPage, type Tree } from './tree.js';
+import { findById, findByPath, type StoredPage, type Tree, walk } from './tree.js';
 
 /** Where a read takes its pages from: the space's current revision, a revision, a change request. */
 export type ContentSource =
@@ -81,7 +81,21 @@ export class ContentService {
     const revision = await this.revisionFor(spaceId, source);
     const found = findById(revision.pages, pageId);
     if (found === undefined) throw notFound('page', pageId);
-    return this.presentPage(spaceId, found.page, parentPathOf(found.path), format);
+    return this.presentPage(spaceId, found.page, parentPathOf(found.path), format, true, revision);
+  }
+
+  /** A document page's body as GitBook's JSONDocument; groups and links have none (404). */
+  async pageDocument(spaceId: string, source: ContentSource, pageId: string) {
+    const revision = await this.revisionFor(spaceId, source);
+    const found = findById(revision.pages, pageId);
+    if (found === undefined) throw notFound('page', pageId);
+    if (found.page.type !== 'document') {
+      throw new AppError(
+        404,
+        `Page ${JSON.stringify(pageId)} is a ${found.page.type}: it has no document`,
+      );
+    }
+    return documentOf(found.page, found.path, revision.pages);
   }
 
   /** A document or group by its path (decoded: `a/b`); 404 naming the path when none. */
@@ -91,7 +105,7 @@ export class ContentService {
     if (found === undefined) {
       throw new AppError(404, `No page found at path ${JSON.stringify(path)} in this revision`);
     }
-    return this.presentPage(spaceId, found.page, parentPathOf(found.path), format);
+    return this.presentPage(spaceId, found.page, parentPathOf(found.path), format, true, revision);
   }
 
   /** GitBook's Revision as JSON text, its pages rendered once (see pagesJson). */
@@ -125,6 +139,8 @@ export class ContentService {
     parentPath: string,
     format: Format,
     withChildren = true,
+    /** The page's revision: links in its document to other pages become references to them. */
+    revision?: Revision,
   ): PresentedPage {
     // Built field by field rather than with spreads: trees of hundreds of pages are presented
     // whole, and this is most of their cost.
@@ -156,7 +172,7 @@ export class ContentService {
       presented.tags = NO_TAGS;
       presented.documentId = page.id;
       if (format === 'markdown') presented.markdown = page.markdown ?? '';
-      if (format === 'document') presented.document = markdownToDocument(page.markdown ?? '');
+      if (format === 'document') presented.document = documentOf(page, path, revision?.pages);
     }
     presented.pages = withChildren ? this.presentTree(spaceId, page.pages, path) : [];
     return presented;
@@ -179,4 +195,18 @@ export class ContentService {
 function parentPathOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/**
+ * A document page's body as GitBook's document (documents/): its first heading-1 equal to its
+ * title left out, links to other pages of the revision as references to their ids, every node
+ * keyed as GitBook's are (documents/keys.ts).
+ */
+function documentOf(page: StoredPage, path: string, tree: Tree | undefined): JsonDocument {
+  const pages = tree === undefined ? [] : [...walk(tree)].filter((l) => l.page.type !== 'link');
+  const links = pageLinks(
+    pages.map((l): [string, string] => [l.path, l.page.id]),
+    path,
+  );
+  return withKeys(markdownToDocument(page.markdown ?? '', { title: page.title, ...links }));
 }

@@ -19,6 +19,7 @@ export function renderPermissionsDoc(): string {
     `- **Role**: the caller's role in the organization the request names (by its path, or through the space it names). Roles, lowest to highest: ${ORG_ROLES.map((r) => `\`${r}\``).join(' < ')}. \`guest\` in the table means any member. A member whose role is lower gets **403** naming the role needed; a non-member gets **404**, as for something that does not exist, so nothing is confirmed to strangers (\`deleteSpaceById\` answers GitBook's **204** "did not exist" to both instead).`,
     "- **Scope**: an API token may be restricted to scopes (GitBook 0.202 OAuth scope names, created with `POST /v1/user/tokens`). A restricted token lacking the operation's scope gets **403** naming the scope. A token without scopes has all of its user's rights. A token's rights are the intersection of its scopes and its user's role.",
     '- **Unscoped only**: managing API tokens needs a token without scopes, so a restricted token cannot create a broader one.',
+    "- **Site token**: the public, read-only `apiToken` that `POST /v1/urls/published` mints for GitBook's renderer (docs/renderer.md) may call only the operations marked *site token*, and only on its own published site, the spaces it shows and their published revisions (anything else: **404**; any other operation: **403**; expired, forged or no longer opening its site: **401**).",
     '',
     '| operationId | minimum role | token scope | note |',
     '|---|---|---|---|',
@@ -39,6 +40,8 @@ function row(operationId: string, permission: Permission): string {
     : permission.scope === null
       ? '—'
       : `\`${permission.scope}\``;
-  const note = [permission.note, ...fields].filter(Boolean).join('; ');
+  const note = [permission.siteToken ? '*site token*' : undefined, permission.note, ...fields]
+    .filter(Boolean)
+    .join('; ');
   return `| \`${operationId}\` | ${role} | ${scope} | ${note} |`;
 }

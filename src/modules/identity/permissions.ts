@@ -46,6 +46,11 @@ export interface Permission {
   fields?: Readonly<Record<string, Permission>>;
   /** Why, where the choice is Livery's rather than GitBook's. */
   note?: string;
+  /**
+   * A site token (the public `apiToken` of `POST /v1/urls/published`) may call it, for its own
+   * published site only (modules/site-tokens/gate.ts). Reads the renderer makes, nothing else.
+   */
+  siteToken?: true;
 }
 
 const p = (role: OrgRole | null, scope: Scope | null, note?: string): Permission => ({
@@ -53,6 +58,9 @@ const p = (role: OrgRole | null, scope: Scope | null, note?: string): Permission
   scope,
   ...(note === undefined ? {} : { note }),
 });
+
+/** Also open to site tokens: a read GitBook's renderer makes of the site it renders. */
+const renderer = (permission: Permission): Permission => ({ ...permission, siteToken: true });
 
 const SHARE_LINKS_AND_AUTH = {
   listSiteShareLinks: p('admin', 'site:auth:read', 'share links are access secrets of the site'),
@@ -133,7 +141,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   // Spaces.
   createSpace: p('create', 'space:write'),
-  getSpaceById: p('read', 'space:read'),
+  getSpaceById: renderer(p('read', 'space:read')),
   updateSpaceById: {
     ...p(
       'edit',
@@ -154,13 +162,15 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   // Content: revisions and pages.
   getCurrentRevision: p('read', 'space:read'),
-  getRevisionById: p('read', 'space:read'),
+  getRevisionById: renderer(p('read', 'space:read')),
   listPages: p('read', 'space:read'),
   getPageById: p('read', 'space:read'),
   getPageByPath: p('read', 'space:read'),
-  listPagesInRevisionById: p('read', 'space:read'),
-  getPageInRevisionById: p('read', 'space:read'),
-  getPageInRevisionByPath: p('read', 'space:read'),
+  listPagesInRevisionById: renderer(p('read', 'space:read')),
+  getPageInRevisionById: renderer(p('read', 'space:read')),
+  getPageDocumentInRevisionById: renderer(p('read', 'space:read')),
+  getPageInRevisionByPath: renderer(p('read', 'space:read')),
+  listRevisionPageMetaLinks: renderer(p('read', 'space:read')),
 
   // Change requests.
   createChangeRequest: p('edit', 'space:write'),
@@ -203,11 +213,25 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   listSites: p('read', 'site:read'),
   createSite: p('create', 'site:write'),
   getSiteById: p('read', 'site:read', 'GitBook 0.202 names no scope; Livery uses site:read'),
+  getPublishedContentSite: renderer(p('read', 'site:read')),
+  getSiteRedirectBySource: renderer(p('read', 'site:read')),
+  resolvePublishedContentByUrl: p(
+    null,
+    null,
+    'any API token: what it answers, a published URL already shows; closed sites need their credential',
+  ),
   updateSiteById: p('admin', 'site:write'),
   deleteSiteById: p('admin', 'site:write'),
   publishSite: p('admin', 'site:publish'),
   unpublishSite: p('admin', 'site:publish'),
   listSiteSpaces: p('read', 'site:read'),
+  searchSiteContent: renderer(
+    p(
+      'read',
+      'site:read',
+      'GitBook 0.202 names the OAuth scope site:search; Livery uses site:read: it answers what the published site shows',
+    ),
+  ),
   addSpaceToSite: p('admin', 'site:write'),
   updateSiteSpaceById: p('admin', 'site:write'),
   deleteSiteSpaceById: p('admin', 'site:write'),

@@ -113,18 +113,20 @@ export interface Budget {
 export type Highlight = (code: string, info: string) => string | undefined;
 
 /**
- * A page's highlighter: loads the grammars and code themes its Markdown needs, then highlights
+ * A page's highlighter: loads the grammars and code themes its code blocks need, then highlights
  * its blocks a chunk of lines at a time, letting the event loop serve other requests between
  * chunks, within the page's budget. The answer is synchronous: the page's blocks as HTML, for
  * markdown.ts while it renders. Highlighting is decoration: should Shiki fail to load, the page
  * renders with its code plain.
  */
 export async function pageHighlighter(
-  markdown: string | undefined,
+  source: string | undefined | readonly { code: string; info: string }[],
   themes: CodeThemes,
   now: () => number = () => performance.now(),
 ): Promise<Highlight> {
-  const found = markdown === undefined ? [] : codeBlocks(markdown);
+  // A page's code blocks (its document's: page-answer.ts), or those of a Markdown text.
+  const found =
+    source === undefined ? [] : typeof source === 'string' ? codeBlocks(source) : source;
   if (found.length === 0) return () => undefined;
   const loaded = await prepare(
     found.map((block) => languageOf(block.info)),

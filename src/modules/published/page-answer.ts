@@ -1,11 +1,13 @@
 import { findByPath } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
+import { codeBlocksOf } from '../documents/index.js';
 import { pageHighlighter } from './code-highlight.js';
 import {
   documentView,
   firstDocument,
   groupTarget,
   notFoundView,
+  pageDocument,
   pageMarkdown,
   type SiteFrame,
 } from './page-builder.js';
@@ -20,8 +22,8 @@ export type PageAnswer =
 
 /**
  * The answer at `pagePath` of a frame's variant: the first page at '', groups lead below, and
- * `{document}.md` is that document's Markdown (unless a page has that very path). A page's code is
- * highlighted first (code-highlight.ts, asynchronous); the rest is pure.
+ * `{document}.md` is that document's Markdown (unless a page has that very path). A page's body
+ * is its document (documents/); its code is highlighted first (code-highlight.ts, asynchronous); the rest is pure.
  * `apiBase` is the API's origin, for edit links.
  */
 export async function answerAt(
@@ -33,9 +35,10 @@ export async function answerAt(
   const themes = settings.styling.codeTheme.default;
   if (pagePath === '') {
     const page = firstDocument(frame.tree);
-    const highlight = await pageHighlighter(page?.markdown, themes);
+    const body = page === undefined ? undefined : pageDocument(frame, page);
+    const highlight = await pageHighlighter(body && codeBlocksOf(body), themes);
     const links = pageLinks(frame, page?.id, apiBase);
-    return html(200, settings, documentView(frame, page, links, highlight));
+    return html(200, settings, documentView(frame, page, links, highlight, body));
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -53,9 +56,10 @@ export async function answerAt(
       ? html(404, settings, notFoundView(frame))
       : { kind: 'redirect', location: target };
   }
-  const highlight = await pageHighlighter(found.page.markdown, themes);
+  const body = pageDocument(frame, found.page);
+  const highlight = await pageHighlighter(codeBlocksOf(body), themes);
   const links = pageLinks(frame, found.page.id, apiBase);
-  return html(200, settings, documentView(frame, found.page, links, highlight));
+  return html(200, settings, documentView(frame, found.page, links, highlight, body));
 }
 
 /** How much of the rendered-pages cache an answer takes. */

@@ -89,7 +89,7 @@ export function header(view: PageView): string {
   const toggle = s.themes.toggeable
     ? `<button type="button" class="theme-toggle" aria-label="${e(t.toggleTheme)}" title="${e(t.toggleTheme)}">${icon('moon')}${icon('sun')}</button>`
     : '';
-  return `<header class="site-header"><a class="brand" href="${e(brandHref)}"${targetAttributes(brandHref, s)}>${brand}</a><form class="search search-${s.styling.search}" role="search">${icon('search')}<input type="search" placeholder="${e(t.search)}" aria-label="${e(t.search)}"></form><nav class="header-links">${links}</nav>${socialLinks(view, 'header')}${toggle}</header>\n`;
+  return `<header class="site-header"><a class="brand" href="${e(brandHref)}"${targetAttributes(brandHref, s)}>${brand}</a><form class="search search-${s.styling.search}" role="search" data-no-results="${e(t.noResults)}">${icon('search')}<input type="search" placeholder="${e(t.search)}" aria-label="${e(t.search)}"></form><nav class="header-links">${links}</nav>${socialLinks(view, 'header')}${toggle}</header>\n`;
 }
 
 /**

@@ -5,6 +5,9 @@ import { AppError, badRequest, forbidden } from '../../errors.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
+import { MAX_QUERY } from '../search/schemas.js';
+import type { SearchService } from '../search/service.js';
+import { searchBox } from '../search/site-box.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
@@ -29,8 +32,9 @@ const PageRef = { siteSpaceId: Type.String(), pageId: Type.String() };
 export const publishedRoutes: FastifyPluginAsyncTypebox<{
   published: PublishedSiteService;
   insights: InsightsService;
+  search: SearchService;
   secureCookies: boolean;
-}> = async (app, { published, insights, secureCookies }) => {
+}> = async (app, { published, insights, search, secureCookies }) => {
   const cookieOptions = (open: OpenSite, extra: { maxAge?: number } = {}) => ({
     path: open.root.slice(0, -1),
     httpOnly: true,
@@ -158,6 +162,41 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
       const variant = variantOf(admitted.open, request.body.siteSpaceId);
       await insights.trackView(variant.spaceId, request.body.pageId);
       return reply.code(204).send();
+    },
+  );
+
+  // The search box (docs/search.md): the variant the visitor reads, as JSON for site.js.
+  app.get(
+    '/s/:site/@livery/search',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          q: Type.String({ maxLength: MAX_QUERY }),
+          siteSpaceId: Type.Optional(Type.String()),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const admitted = await admit(request, reply, false);
+      if (admitted === undefined) return reply;
+      const { q, siteSpaceId } = request.query;
+      const { open } = admitted;
+      const variant =
+        siteSpaceId === undefined
+          ? (open.variants.find((v) => v.isDefault) ?? open.variants[0])
+          : open.variants.find((v) => v.id === siteSpaceId);
+      if (variant === undefined) {
+        throw new AppError(
+          404,
+          `querystring.siteSpaceId: no variant ${JSON.stringify(siteSpaceId)} on this site`,
+        );
+      }
+      const answer = await searchBox(search, { root: open.root, variant }, q);
+      return reply
+        .header('cache-control', 'private, no-cache')
+        .header('x-robots-tag', 'noindex')
+        .send(answer);
     },
   );
 

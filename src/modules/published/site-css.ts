@@ -37,6 +37,18 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .search input { padding-left: 32px !important; }
 .search input { width: 100%; padding: 6px 10px; border-radius: var(--radius); border: 1px solid var(--line); background: var(--surface); color: var(--fg); font: inherit; }
 .search-subtle input { border-color: transparent; background: transparent; }
+.search-results { position: absolute; top: calc(100% + 4px); left: 0; right: 0; z-index: 20; max-height: 70vh; overflow-y: auto; padding: 6px; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: 0 4px 16px rgb(0 0 0 / 12%); }
+.search-result + .search-result { border-top: 1px solid var(--line); }
+/* On the page background whatever the header's colors (.theme-bold .site-header a). */
+.search-results .search-result a { display: block; padding: 6px 8px; color: var(--fg); text-decoration: none; border-radius: var(--radius); }
+.search-results .search-result a:hover, .search-results .search-result a:focus { background: var(--tint-2); }
+.search-result-ancestors { display: block; font-size: .75rem; color: var(--muted); }
+.search-result-title { font-weight: 600; }
+.search-result-section { font-size: .875rem; padding-left: 16px !important; }
+.search-result-heading { font-weight: 500; }
+.search-result-heading + .search-result-body::before { content: " · "; }
+.search-result-body { color: var(--muted); }
+.search-empty { margin: 6px 8px; color: var(--muted); }
 .header-links { display: flex; gap: 12px; align-items: center; margin-left: auto; }
 .header-link { text-decoration: none; color: inherit; cursor: pointer; }
 .button-primary { background: var(--primary-9); color: var(--primary-contrast) !important; padding: 6px 12px; border-radius: var(--radius-button); }
@@ -122,6 +134,39 @@ a { color: var(--link-color); text-decoration-color: var(--link-underline); text
 .page-actions-more li .page-action { display: flex; width: 100%; border: 0; border-radius: 0; background: none; padding: 6px 12px; }
 .page-actions-more li .page-action:hover { background: var(--tint-3); }
 .page-action .icon { color: var(--muted); }
+/* Page bodies (documents/to-html.ts): GitBook's blocks. */
+.content .table-wrap { overflow-x: auto; margin: 16px 0; }
+.content table { border-collapse: collapse; min-width: 50%; }
+.content th, .content td { border: 1px solid var(--line); padding: 6px 12px; text-align: left; vertical-align: top; }
+.content th { background: var(--surface); font-weight: 600; }
+.content .hint { margin: 16px 0; padding: 12px 16px; border-left: 4px solid var(--info-9); border-radius: var(--radius); background: var(--info-3); color: var(--info-12); }
+.content .hint > :first-child { margin-top: 0; }
+.content .hint > :last-child { margin-bottom: 0; }
+.content .hint-success { border-left-color: var(--success-9); background: var(--success-3); color: var(--success-12); }
+.content .hint-warning { border-left-color: var(--warning-9); background: var(--warning-3); color: var(--warning-12); }
+.content .hint-danger { border-left-color: var(--danger-9); background: var(--danger-3); color: var(--danger-12); }
+.content .hint a { color: inherit; }
+.content .task-list { list-style: none; padding-left: 4px; }
+.content .task-list-item input { margin: 0 6px 0 0; vertical-align: -1px; }
+/* Tabs: radio buttons, the checked one's panel shown; without CSS every panel shows in turn. */
+.content .tabs { display: flex; flex-wrap: wrap; margin: 16px 0; border: 1px solid var(--line); border-radius: var(--radius); }
+.content .tabs > input { position: absolute; opacity: 0; pointer-events: none; }
+.content .tabs > label { order: 0; padding: 8px 14px; cursor: pointer; color: var(--muted); border-bottom: 2px solid transparent; }
+.content .tabs > input:checked + label { color: var(--primary-11); border-bottom-color: var(--primary-9); font-weight: 600; }
+.content .tabs > input:focus-visible + label { outline: 2px solid var(--primary-9); outline-offset: -2px; }
+.content .tabs > .tab-panel { order: 1; display: none; width: 100%; padding: 4px 16px; border-top: 1px solid var(--line); }
+.content .tabs > input:checked + label + .tab-panel { display: block; }
+.content .expandable { margin: 16px 0; padding: 8px 16px; border: 1px solid var(--line); border-radius: var(--radius); }
+.content .expandable > summary { cursor: pointer; font-weight: 600; }
+.content .content-ref { display: block; padding: 12px 16px; border: 1px solid var(--line); border-radius: var(--radius); text-decoration: none; font-weight: 600; }
+.content .content-ref:hover { border-color: var(--primary-7); }
+.content .code-block { margin: 16px 0; }
+.content .code-block figcaption { font-family: var(--font-mono); font-size: .85rem; color: var(--muted); padding: 4px 0; }
+.content .code-block pre { margin: 0; }
+.content .images figure { margin: 16px 0; text-align: center; }
+.content .images figcaption { font-size: .9rem; color: var(--muted); }
+.content blockquote { margin: 16px 0; padding: 0 16px; border-left: 4px solid var(--line); color: var(--muted); }
+.content hr { border: 0; border-top: 1px solid var(--line); margin: 24px 0; }
 @media print { .site-header, .sidebar, .site-footer, .announcement, .page-actions, .pagination, .feedback, .edit-link, .breadcrumbs { display: none !important; } .layout { display: block; } .page { padding: 0; } pre { white-space: pre-wrap; } }
 @media (max-width: 720px) { .layout { display: block; } .sidebar { width: auto; border-right: 0; } .page { padding: 16px; } }
 `;

@@ -89,21 +89,84 @@ export const SITE_JS = `// Livery published site: theme toggle, announcement dis
       });
     }
 
-    // Search: the table of contents narrowed to the pages whose titles match (no full-text search).
-    var search = document.querySelector('.search input');
-    if (search) search.addEventListener('input', function () {
-      var wanted = search.value.trim().toLowerCase();
-      var items = document.querySelectorAll('.sidebar li');
-      items.forEach(function (item) { item.hidden = wanted !== ''; });
-      if (wanted === '') return;
-      items.forEach(function (item) {
-        var label = item.firstElementChild ? item.firstElementChild.textContent.toLowerCase() : '';
-        if (label.indexOf(wanted) === -1) return;
-        for (var node = item; node && node.tagName === 'LI'; node = node.parentElement.parentElement) node.hidden = false;
-      });
-    });
+    // Search (docs/search.md): full-text, in the variant being read, answered by the site's
+    // @livery/search as JSON; each result links to its page and, below it, the best section.
     var form = document.querySelector('.search');
-    if (form) form.addEventListener('submit', function (event) { event.preventDefault(); });
+    var search = form && form.querySelector('input');
+    if (form && search) {
+      var results = document.createElement('div');
+      results.className = 'search-results';
+      results.hidden = true;
+      form.appendChild(results);
+      var timer = null;
+      var asked = 0;
+      function link(href, className, parts) {
+        var a = document.createElement('a');
+        a.href = href;
+        a.className = className;
+        parts.forEach(function (part) {
+          if (!part[1]) return;
+          var span = document.createElement('span');
+          span.className = part[0];
+          span.textContent = part[1];
+          a.appendChild(span);
+        });
+        return a;
+      }
+      function show(answer) {
+        results.textContent = '';
+        answer.results.forEach(function (result) {
+          var item = document.createElement('div');
+          item.className = 'search-result';
+          item.appendChild(link(result.href, 'search-result-page', [
+            ['search-result-ancestors', result.ancestors.join(' › ')],
+            ['search-result-title', result.title],
+          ]));
+          if (result.section) item.appendChild(link(result.section.href, 'search-result-section', [
+            ['search-result-heading', result.section.title],
+            ['search-result-body', result.section.body],
+          ]));
+          results.appendChild(item);
+        });
+        if (answer.results.length === 0) {
+          var none = document.createElement('p');
+          none.className = 'search-empty';
+          none.textContent = form.getAttribute('data-no-results') || '';
+          results.appendChild(none);
+        }
+        results.hidden = false;
+      }
+      function run() {
+        var wanted = search.value.trim();
+        var mine = ++asked;
+        if (wanted.length < 2) { results.hidden = true; return; }
+        var href = (root.getAttribute('data-site') || '') + '@livery/search?q=' + encodeURIComponent(search.value)
+          + (body.dataset.siteSpaceId ? '&siteSpaceId=' + encodeURIComponent(body.dataset.siteSpaceId) : '');
+        fetch(href, { credentials: 'same-origin' })
+          .then(function (response) { if (!response.ok) throw new Error(); return response.json(); })
+          .then(function (answer) { if (mine === asked) show(answer); })
+          .catch(function () { if (mine === asked) results.hidden = true; });
+      }
+      search.addEventListener('input', function () {
+        clearTimeout(timer);
+        timer = setTimeout(run, 150);
+      });
+      search.addEventListener('keydown', function (event) {
+        if (event.key === 'Escape') { results.hidden = true; search.blur(); }
+      });
+      // Enter opens the first result.
+      form.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var first = results.hidden ? null : results.querySelector('a');
+        if (first) window.location.href = first.href;
+      });
+      document.addEventListener('click', function (event) {
+        if (!form.contains(event.target)) results.hidden = true;
+      });
+      search.addEventListener('focus', function () {
+        if (results.childElementCount > 0 && search.value.trim().length >= 2) results.hidden = false;
+      });
+    }
 
     var page = { siteSpaceId: body.dataset.siteSpaceId, pageId: body.dataset.pageId };
     if (body.dataset.viewHref && page.pageId) post(body.dataset.viewHref, page).catch(function () {});

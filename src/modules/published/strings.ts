@@ -5,6 +5,7 @@
  */
 const EN = {
   search: 'Search',
+  noResults: 'No results',
   onThisPage: 'On this page',
   tableOfContents: 'Table of contents',
   previous: 'Previous',
@@ -40,6 +41,7 @@ export type Strings = Readonly<Record<StringKey, string>>;
 
 const FR: Strings = {
   search: 'Rechercher',
+  noResults: 'Aucun résultat',
   onThisPage: 'Sur cette page',
   tableOfContents: 'Table des matières',
   previous: 'Précédent',
@@ -72,6 +74,7 @@ const FR: Strings = {
 
 const DE: Strings = {
   search: 'Suchen',
+  noResults: 'Keine Ergebnisse',
   onThisPage: 'Auf dieser Seite',
   tableOfContents: 'Inhaltsverzeichnis',
   previous: 'Zurück',

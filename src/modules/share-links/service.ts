@@ -78,7 +78,12 @@ export class ShareLinksService {
   /** Does this key open this site? Only keys of active links of the site do. */
   async verify(siteId: string, key: string): Promise<boolean> {
     if (key === '' || key.length > 256) return false;
-    return (await this.repo.findActiveByHash(siteId, hashToken(key))) !== undefined;
+    return this.verifyHash(siteId, hashToken(key));
+  }
+
+  /** `verify`, given the key's hash (what a site token carries: never the key itself). */
+  async verifyHash(siteId: string, keyHash: string): Promise<boolean> {
+    return (await this.repo.findActiveByHash(siteId, keyHash)) !== undefined;
   }
 }
 

@@ -84,6 +84,17 @@ export class SiteSpacesService {
     );
   }
 
+  /** Every site-space of the site, in order (the published view's structure). */
+  async all(organizationId: string, role: string, siteId: string): Promise<SiteSpace[]> {
+    const site = await this.sites.requireSite(organizationId, siteId);
+    const { rows } = await this.repo.listSiteSpaces(siteId, undefined, {
+      cursor: undefined,
+      limit: Number.MAX_SAFE_INTEGER - 1,
+    });
+    const present = await this.presenter(site, rows);
+    return rows.map((row) => present(row, role));
+  }
+
   /**
    * updateSiteSpaceById: all or nothing; an unsupported input is a 400 and a path held by another
    * variant a 409, and nothing changes.

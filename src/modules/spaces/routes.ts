@@ -7,6 +7,7 @@ import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
 import { MemberSpaceSchema } from '../members/schemas.js';
+import { setRendererCache, spaceTag } from '../revalidation/cache-headers.js';
 import type { SpaceKeyedScope } from '../sites/scope.js';
 import { SpaceParams } from '../sites/scope.js';
 import type { SitesService } from '../sites/service.js';
@@ -165,7 +166,15 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
         response: responses({ 200: SpaceSchema }, [400]),
       },
     },
-    async (request) => spaces.get(principalOf(request).userId, request.params.spaceId),
+    async (request, reply) => {
+      const { spaceId } = request.params;
+      const space =
+        request.siteToken === null
+          ? await spaces.get(principalOf(request).userId, spaceId)
+          : await spaces.getPublished(spaceId);
+      setRendererCache(reply, { tags: [spaceTag(space.id)] });
+      return space;
+    },
   );
 
   app.patch(

@@ -74,6 +74,16 @@ export class SpacesService {
     return this.presentOne(row, role);
   }
 
+  /**
+   * The space as a reader of a published site sees it (a site token: its gate already checked
+   * that the site shows the space).
+   */
+  async getPublished(spaceId: string): Promise<Space> {
+    const row = await this.repo.find(spaceId);
+    if (row === undefined) throw notFound('space', spaceId);
+    return this.presentOne(row, 'read');
+  }
+
   /** The id of the space's current revision (404 when there is no such space). */
   async currentRevisionId(spaceId: string): Promise<string> {
     const revision = await this.repo.revisionOf(spaceId);

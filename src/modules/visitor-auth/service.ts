@@ -3,6 +3,7 @@ import type { PublishingAuthRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { now } from '../../ids.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
+import { hashToken } from '../identity/tokens.js';
 import type { SitesService } from '../sites/service.js';
 import { type VisitorClaims, VisitorTokenError, verifyVisitorToken } from './jwt.js';
 import type { PublishingAuthRepository } from './repository.js';
@@ -74,6 +75,15 @@ export class PublishingAuthService {
       audience: siteId,
       ...(at === undefined ? {} : { now: at }),
     });
+  }
+
+  /**
+   * A fingerprint of the site's current key (a prefix of its hash): site tokens minted for a
+   * visitor carry it, so that regenerating the key closes them too. Undefined: no key yet.
+   */
+  async keyFingerprint(siteId: string): Promise<string | undefined> {
+    const row = await this.repo.find(siteId);
+    return row === undefined ? undefined : hashToken(row.private_key).slice(0, 32);
   }
 
   /** Where visitors without a valid token go (the published site), if anywhere. */

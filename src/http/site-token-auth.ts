@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, forbidden } from '../errors.js';
+import type { Permission } from '../modules/identity/permissions.js';
+import type { NamedResources, SiteTokenGate } from '../modules/site-tokens/gate.js';
+import {
+  type SiteTokenClaims,
+  SiteTokenRefused,
+  type SiteTokens,
+} from '../modules/site-tokens/site-token.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the bearer is a site token (modules/site-tokens): the site it opens. */
+    siteToken: SiteTokenClaims | null;
+  }
+}
+
+export interface SiteTokenAuth {
+  tokens: SiteTokens;
+  gate: SiteTokenGate;
+}
+
+/** A JWT (`header.payload.signature`, a JSON header): API tokens (`gb_…`) never look like one. */
+export const looksLikeSiteToken = (token: string) =>
+  token.startsWith('eyJ') && token.split('.').length === 3;
+
+/**
+ * A site token as the bearer: valid and unexpired (401 otherwise), for an operation the
+ * permission table opens to site tokens (403 otherwise: it can write nothing, read no member or
+ * token data), naming only what its site shows (404 otherwise, site-tokens/gate.ts).
+ */
+export async function authenticateSiteToken(
+  request: FastifyRequest,
+  token: string,
+  permission: Permission | undefined,
+  auth: SiteTokenAuth,
+): Promise<void> {
+  let claims: SiteTokenClaims;
+  try {
+    claims = await auth.tokens.verify(token);
+  } catch (error) {
+    if (error instanceof SiteTokenRefused) throw refused(error.message);
+    throw error;
+  }
+  if (permission?.siteToken !== true) {
+    const operation = (request.routeOptions.schema as { operationId?: string } | undefined)
+      ?.operationId;
+    throw forbidden(
+      `${operation} cannot be called with a site token: it reads only its published site`,
+    );
+  }
+  try {
+    await auth.gate.authorize(claims, request.params as NamedResources);
+  } catch (error) {
+    if (error instanceof SiteTokenRefused) throw refused(error.message);
+    throw error;
+  }
+  request.siteToken = claims;
+}
+
+const refused = (why: string) =>
+  new AppError(401, `The site token is refused: ${why}; look the URL up again`, {
+    'www-authenticate': 'Bearer realm="livery", error="invalid_token"',
+  });

@@ -1,0 +1,138 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { memberRoleOf } from '../../http/auth.js';
+import { sendJsonText } from '../../http/json-text.js';
+import { responses, SiteParams } from '../../http/schemas.js';
+import { SettingsSchema } from '../customization/settings-schema.js';
+import { setRendererCache, siteTag, spaceTag } from '../revalidation/cache-headers.js';
+import { SiteSchema, SiteSpaceSchema } from '../sites/schemas.js';
+import type { Reader, RendererReadsService } from './service.js';
+
+const ShareKeyQuery = Type.Object({
+  shareKey: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description: 'Accepted for compatibility: the caller’s token decides what it may read',
+    }),
+  ),
+});
+
+const PublishedContentSiteSchema = Type.Object(
+  {
+    object: Type.Literal('published-content-site'),
+    site: SiteSchema,
+    structure: Type.Object({
+      type: Type.Literal('siteSpaces'),
+      structure: Type.Array(SiteSpaceSchema),
+    }),
+    customizations: Type.Object({
+      site: SettingsSchema,
+      siteSpaces: Type.Record(Type.String(), SettingsSchema, {
+        description: 'The effective settings of each site-space, by its id',
+      }),
+    }),
+    scripts: Type.Array(Type.Object({}), { description: 'Livery runs no integration scripts' }),
+  },
+  { title: 'PublishedContentSite' },
+);
+
+const SOURCE = Type.String({
+  maxLength: 512,
+  pattern: '^/',
+  description: 'The source path of the redirect (`/old/page`)',
+});
+
+const MetaLinksSchema = Type.Object(
+  {
+    canonical: Type.Optional(Type.Object({})),
+    alternates: Type.Array(
+      Type.Object({ kind: Type.Literal('page'), page: Type.String(), space: Type.String() }),
+    ),
+  },
+  { title: 'RevisionPageMetaLinks' },
+);
+
+const readerOf = (request: FastifyRequest): Reader =>
+  request.siteToken === null
+    ? { role: memberRoleOf(request) }
+    : { siteToken: { site: request.siteToken.site } };
+
+/** The reads GitBook's renderer makes besides content (docs/renderer.md). */
+export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsService }> = async (
+  app,
+  { reads },
+) => {
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/published',
+    {
+      schema: {
+        operationId: 'getPublishedContentSite',
+        summary: 'Get the full published profile of a site including structure and customization',
+        description:
+          'The site, its site-spaces and the effective customization of the site and of every site-space: what a renderer needs (docs/renderer.md).',
+        tags: ['sites'],
+        params: SiteParams,
+        querystring: ShareKeyQuery,
+        response: responses({ 200: PublishedContentSiteSchema }, [400]),
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId } = request.params;
+      const view = await reads.publishedView(organizationId, siteId, readerOf(request));
+      setRendererCache(reply, { tags: [siteTag(siteId)] });
+      return sendJsonText(reply, view);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/redirect',
+    {
+      schema: {
+        operationId: 'getSiteRedirectBySource',
+        summary: 'Resolve a site redirect rule by its source path',
+        description: 'Livery keeps no redirect rules: every source answers 404.',
+        tags: ['site-redirects'],
+        params: SiteParams,
+        querystring: Type.Object({
+          source: SOURCE,
+          shareKey: ShareKeyQuery.properties.shareKey,
+        }),
+        response: responses({ 200: Type.Object({}) }, [400]),
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId } = request.params;
+      return reads.redirect(organizationId, siteId, request.query.source);
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links',
+    {
+      schema: {
+        operationId: 'listRevisionPageMetaLinks',
+        summary: 'List all meta links for a page in a revision',
+        description:
+          'No canonical link (Livery pages have none); as alternates, the same page path in the other site-spaces of the site a site token reads.',
+        tags: ['space-content'],
+        params: Type.Object({
+          spaceId: Type.String(),
+          revisionId: Type.String(),
+          pageId: Type.String(),
+        }),
+        response: responses({ 200: MetaLinksSchema }, [400]),
+      },
+    },
+    async (request, reply) => {
+      const { spaceId, revisionId, pageId } = request.params;
+      const site = request.siteToken?.site;
+      const links = await reads.metaLinks(spaceId, revisionId, pageId, site);
+      // Alternates follow the other variants' current content: tagged, not immutable.
+      setRendererCache(reply, {
+        tags: [spaceTag(spaceId), ...(site === undefined ? [] : [siteTag(site)])],
+      });
+      return links;
+    },
+  );
+};

@@ -1,0 +1,111 @@
+import { type Db, generationOf } from '../../db/database.js';
+import { notFound } from '../../errors.js';
+import type { ContentService } from '../content/service.js';
+import { findById, findByPath } from '../content/tree.js';
+import type { CustomizationService } from '../customization/service.js';
+import type { PublishedRepository } from '../published/repository.js';
+import type { SitesService } from '../sites/service.js';
+import type { SiteSpacesService } from '../sites/site-spaces-service.js';
+
+/** Who reads: a member with a role, or a site token of the site (it sees what a reader does). */
+export type Reader = { role: string } | { siteToken: { site: string } };
+
+const roleOf = (reader: Reader) => ('role' in reader ? reader.role : 'read');
+
+/**
+ * The reads GitBook's renderer makes besides content (docs/renderer.md): the published view of a
+ * site, its redirects and a page's meta links. Content itself comes from content/ as for any
+ * caller.
+ */
+const VIEWS_KEPT = 1_000;
+
+export class RendererReadsService {
+  /** Published views by site and role, kept while the database is unchanged (db/prepared.ts). */
+  private readonly views = new Map<string, { generation: string; json: string }>();
+  private readonly generation: () => string | undefined;
+
+  constructor(
+    db: Db,
+    private readonly deps: {
+      sites: SitesService;
+      siteSpaces: SiteSpacesService;
+      customization: CustomizationService;
+      content: ContentService;
+      published: PublishedRepository;
+    },
+  ) {
+    this.generation = generationOf(db);
+  }
+
+  /**
+   * getPublishedContentSite as JSON text: the site, its site-spaces, and the **effective**
+   * settings of the site and of every variant (the renderer merges nothing itself). The settings
+   * are the customization service's own texts, kept per version: nothing is parsed here. The
+   * whole answer (~40 KB for 18 variants) is kept while the database is unchanged: the renderer
+   * reads it on every page view.
+   */
+  async publishedView(organizationId: string, siteId: string, reader: Reader): Promise<string> {
+    // Read before building: a write landing meanwhile leaves the older generation on the entry.
+    const generation = this.generation();
+    const key = `${organizationId}\u0000${siteId}\u0000${roleOf(reader)}`;
+    const hit = this.views.get(key);
+    if (hit !== undefined && hit.generation === generation) return hit.json;
+    const json = await this.buildView(organizationId, siteId, roleOf(reader));
+    if (generation !== undefined) {
+      if (this.views.size >= VIEWS_KEPT) this.views.clear();
+      this.views.set(key, { generation, json });
+    }
+    return json;
+  }
+
+  private async buildView(organizationId: string, siteId: string, role: string): Promise<string> {
+    const { sites, siteSpaces, customization } = this.deps;
+    const [site, structure, base] = await Promise.all([
+      sites.get(organizationId, siteId, role),
+      siteSpaces.all(organizationId, role, siteId),
+      customization.getSite(organizationId, siteId),
+    ]);
+    const variants = await Promise.all(
+      structure.map(
+        async (v) =>
+          `${JSON.stringify(v.id)}:${(await customization.getVariant(organizationId, siteId, v.id)).json}`,
+      ),
+    );
+    return `{"object":"published-content-site","site":${JSON.stringify(site)},"structure":${JSON.stringify({ type: 'siteSpaces', structure })},"customizations":{"site":${base.json},"siteSpaces":{${variants.join(',')}}},"scripts":[]}`;
+  }
+
+  /** getSiteRedirectBySource: Livery keeps no redirect rules, so every source is a 404. */
+  async redirect(organizationId: string, siteId: string, source: string): Promise<never> {
+    await this.deps.sites.requireSite(organizationId, siteId);
+    throw notFound('redirect', source);
+  }
+
+  /**
+   * listRevisionPageMetaLinks: no canonical of its own (Livery pages have none); as alternates,
+   * the same page path in the other variants of the reading site (a site token's), so the
+   * renderer can link translations. A member's token names no site: no alternates.
+   */
+  async metaLinks(
+    spaceId: string,
+    revisionId: string,
+    pageId: string,
+    siteId: string | undefined,
+  ): Promise<{ alternates: { kind: 'page'; page: string; space: string }[] }> {
+    const { content, published } = this.deps;
+    const revision = await content.revisionFor(spaceId, { kind: 'revision', revisionId });
+    const found = findById(revision.pages, pageId);
+    if (found === undefined) throw notFound('page', pageId);
+    if (siteId === undefined) return { alternates: [] };
+    const others = (await published.variantsOf(siteId)).filter((v) => v.spaceId !== spaceId);
+    const alternates = await Promise.all(
+      others.map(async (variant) => {
+        const current = await content.revisionFor(variant.spaceId, { kind: 'space' });
+        const twin = findByPath(current.pages, found.path);
+        return twin === undefined
+          ? undefined
+          : { kind: 'page' as const, page: twin.page.id, space: variant.spaceId };
+      }),
+    );
+    return { alternates: alternates.filter((a) => a !== undefined) };
+  }
+}

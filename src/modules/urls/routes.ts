@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { responses } from '../../http/schemas.js';
+import { LookupBodySchema, LookupSchema } from './schemas.js';
+import type { UrlLookupService } from './service.js';
+
+/** `POST /v1/urls/published`: the URL lookup GitBook's renderer makes for every page. */
+export const urlRoutes: FastifyPluginAsyncTypebox<{ lookup: UrlLookupService }> = async (
+  app,
+  { lookup },
+) => {
+  app.post(
+    '/urls/published',
+    {
+      schema: {
+        operationId: 'resolvePublishedContentByUrl',
+        summary: 'Resolve a URL of a published content',
+        description:
+          'The published site, variant and page a URL names, with a short-lived public site token to read them (docs/renderer.md). 404 for an address that names no published site a caller may know of; a visitor-authentication site without a valid visitor.jwtToken answers a redirect to its sign-in address, or 401 when it has none.',
+        tags: ['urls'],
+        body: LookupBodySchema,
+        response: responses({ 200: LookupSchema }, [400, 413, 415]),
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return lookup.resolve(request.body);
+    },
+  );
+};

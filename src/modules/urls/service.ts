@@ -1,0 +1,182 @@
+import { AppError, badRequest } from '../../errors.js';
+import { hashToken } from '../identity/tokens.js';
+import { locateVariant } from '../published/address.js';
+import type { PublishedRepository, PublishedVariant } from '../published/repository.js';
+import type { ShareLinksService } from '../share-links/service.js';
+import type { SiteAccessStamp, SiteTokens } from '../site-tokens/site-token.js';
+import { VisitorTokenError } from '../visitor-auth/jwt.js';
+import type { PublishingAuthService } from '../visitor-auth/service.js';
+import { locateUrl, pathsOf } from './locate.js';
+
+export interface LookupInput {
+  url: string;
+  redirectOnError?: boolean | undefined;
+  visitor?: { jwtToken?: string | undefined; type?: 'human' | 'agent' | undefined } | undefined;
+}
+
+export type Lookup =
+  | {
+      site: string;
+      siteSpace: string;
+      space: string;
+      organization: string;
+      pathname: string;
+      basePath: string;
+      siteBasePath: string;
+      canonicalUrl: string;
+      complete: boolean;
+      apiToken: string;
+      shareKey?: string;
+    }
+  | { target: 'content'; redirect: string }
+  | { target: 'external'; site: string; redirect: string };
+
+const notFound = () => new AppError(404, 'No published content found at this URL');
+
+/**
+ * `POST /v1/urls/published` (docs/renderer.md): the published site, variant and page a URL
+ * names, and a site token to read them with. Unknown, unpublished or closed-without-credential
+ * sites are 404 alike; a visitor-authentication site without a valid visitor token sends the
+ * visitor to its sign-in address, or answers 401 when it has none.
+ */
+export class UrlLookupService {
+  private readonly publicUrl: URL;
+
+  constructor(
+    private readonly deps: {
+      published: PublishedRepository;
+      shareLinks: ShareLinksService;
+      publishingAuth: PublishingAuthService;
+      siteTokens: SiteTokens;
+      publicUrl: string;
+    },
+  ) {
+    this.publicUrl = new URL(deps.publicUrl);
+  }
+
+  async resolve(input: LookupInput): Promise<Lookup> {
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      throw badRequest('body.url: not an absolute URL');
+    }
+    const address = locateUrl(url, this.publicUrl);
+    if (address === undefined) throw notFound();
+    const { published } = this.deps;
+    const site = await published.siteByAddress(address.site);
+    if (site === undefined || site.published !== 1) throw notFound();
+    const variants = await published.variantsOf(site.id);
+    let rest = address.rest;
+    let shareSegment: string | undefined;
+    let shareKey: string | undefined;
+    let access: SiteAccessStamp | undefined;
+    let claims: Record<string, unknown> | undefined;
+    let notAfter: number | undefined;
+
+    if (site.visibility === 'share-link') {
+      const [first, ...after] = rest;
+      const key = first !== undefined && (await this.opens(site.id, first)) ? first : undefined;
+      const offered = key ?? address.shareQuery;
+      if (offered === undefined || (key === undefined && !(await this.opens(site.id, offered)))) {
+        throw notFound();
+      }
+      if (key !== undefined) {
+        shareSegment = key;
+        rest = after;
+      }
+      shareKey = offered;
+      access = { shareLink: hashToken(offered) };
+    } else if (site.visibility === 'visitor-auth') {
+      const visitor = await this.visitor(site.id, rest, input);
+      if ('redirect' in visitor) return visitor;
+      ({ claims, notAfter } = visitor);
+      access = { visitorKey: visitor.fingerprint };
+    }
+
+    const located = locateVariant(rest, variants);
+    if (located === undefined) throw notFound();
+    if (located.kind === 'redirect-to-root') {
+      const root = pathsOf(address, shareSegment, undefined, located.pagePath);
+      return { target: 'content', redirect: root.canonicalUrl };
+    }
+    const { variant, pagePath } = located;
+    const variantPath = variant.isDefault ? undefined : variant.path;
+    const apiToken = await this.deps.siteTokens.mint({
+      organization: site.organization_id,
+      site: site.id,
+      siteSpace: variant.id,
+      space: variant.spaceId,
+      spaces: [...new Set(variants.map((v) => v.spaceId))],
+      ...(input.visitor?.type === undefined ? {} : { visitorType: input.visitor.type }),
+      ...(claims === undefined ? {} : { claims }),
+      ...(access === undefined ? {} : { access }),
+      ...(notAfter === undefined ? {} : { notAfter }),
+    });
+    return {
+      site: site.id,
+      siteSpace: variant.id,
+      space: variant.spaceId,
+      organization: site.organization_id,
+      ...pathsOf(address, shareSegment, variantPath, pagePath),
+      complete: isComplete(rest, variant, variants),
+      apiToken,
+      ...(shareKey === undefined ? {} : { shareKey }),
+    };
+  }
+
+  private opens(siteId: string, key: string): Promise<boolean> {
+    return this.deps.shareLinks.verify(siteId, key);
+  }
+
+  /** The visitor's verified claims, or where to send a visitor without valid ones. */
+  private async visitor(
+    siteId: string,
+    rest: readonly string[],
+    input: LookupInput,
+  ): Promise<
+    | { claims: Record<string, unknown>; notAfter: number; fingerprint: string }
+    | { target: 'external'; site: string; redirect: string }
+  > {
+    const { publishingAuth } = this.deps;
+    const token = input.visitor?.jwtToken;
+    if (token !== undefined && token !== '') {
+      try {
+        const verified = await publishingAuth.verify(siteId, token);
+        const fingerprint = await publishingAuth.keyFingerprint(siteId);
+        if (fingerprint !== undefined) {
+          const { aud: _a, exp, iat: _i, nbf: _n, ...claims } = verified;
+          return { claims, notAfter: exp, fingerprint };
+        }
+      } catch (error) {
+        if (!(error instanceof VisitorTokenError)) throw error;
+      }
+    }
+    const fallback = await publishingAuth.fallbackURL(siteId);
+    // No token at all: the visitor has to sign in. A refused one: only when the caller asks.
+    const redirect = fallback !== undefined && (token === undefined || input.redirectOnError);
+    if (!redirect) {
+      throw new AppError(
+        401,
+        token === undefined
+          ? 'This site needs visitor authentication: send visitor.jwtToken'
+          : 'visitor.jwtToken is not valid for this site (signature, audience or expiry)',
+      );
+    }
+    const target = new URL(fallback);
+    target.searchParams.set('location', rest.join('/'));
+    return { target: 'external', site: siteId, redirect: target.toString() };
+  }
+}
+
+/**
+ * No more site segments can follow: a variant path was matched, a page path has begun, or the
+ * site has only one variant. Only a site's bare root, with other variants, is incomplete.
+ */
+function isComplete(
+  rest: readonly string[],
+  variant: PublishedVariant,
+  variants: readonly PublishedVariant[],
+): boolean {
+  return rest.length > 0 || !variant.isDefault || variants.length <= 1;
+}
