@@ -2,10 +2,19 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { buildLivery, measure, ROOT, seed, startLivery, stop, TOKEN } from './lib.js';
+import {
+  buildLivery,
+  measure,
+  ROOT,
+  rendererReads,
+  seed,
+  startLivery,
+  stop,
+  TOKEN,
+} from './lib.js';
 
 /**
- * `npm run bench:profile [-- get|patch]`: where a Livery process spends its CPU under load.
+ * `npm run bench:profile [-- get|patch|lookup]`: where a Livery process spends its CPU under load.
  *
  * Starts the compiled server as `npm start` does, plus `--cpu-prof`, on a new SQLite file (or
  * PROFILE_DATABASE_URL), seeds it like `npm run bench`, runs PROFILE_SECONDS (default 10) of
@@ -24,7 +33,9 @@ interface ProfileNode {
 }
 
 async function main(): Promise<void> {
-  if (KIND !== 'get' && KIND !== 'patch') throw new Error('usage: bench:profile [get|patch]');
+  if (!['get', 'patch', 'lookup'].includes(KIND)) {
+    throw new Error('usage: bench:profile [get|patch|lookup]');
+  }
   buildLivery();
   const dir = mkdtempSync(join(tmpdir(), 'livery-profile-'));
   const children: ChildProcess[] = [];
@@ -41,18 +52,26 @@ async function main(): Promise<void> {
   try {
     const { getUrl, patchUrl } = await seed(base, 0);
     let n = 0;
+    const lookup = KIND === 'lookup' ? await rendererReads(base, getUrl) : undefined;
     const options =
       KIND === 'get'
         ? { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } }
-        : {
-            url: patchUrl,
-            method: 'PATCH' as const,
-            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-            setupRequest: (request: Record<string, unknown>) => ({
-              ...request,
-              body: JSON.stringify({ title: `Title ${n++}` }),
-            }),
-          };
+        : lookup !== undefined
+          ? {
+              url: `${base}/v1/urls/published`,
+              method: 'POST' as const,
+              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+              body: lookup.lookupBody,
+            }
+          : {
+              url: patchUrl,
+              method: 'PATCH' as const,
+              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+              setupRequest: (request: Record<string, unknown>) => ({
+                ...request,
+                body: JSON.stringify({ title: `Title ${n++}` }),
+              }),
+            };
     await measure(options, 2, 16); // warm-up
     const m = await measure(options, SECONDS, 16, child.pid);
     process.stdout.write(`${KIND.toUpperCase()} ${m.rps.toFixed(0)} req/s under the profiler\n`);

@@ -113,7 +113,7 @@ export function buildServices({ config, db }: AppDependencies) {
     shareLinks,
     publishingAuth,
   });
-  const urlLookup = new UrlLookupService({
+  const urlLookup = new UrlLookupService(db, {
     published: publishedRepository,
     shareLinks,
     publishingAuth,

@@ -118,6 +118,22 @@ describe('URL lookup: addresses and prefixes', () => {
     }
   });
 
+  test('answers kept for speed follow every change at once: unpublished, then published again', async () => {
+    const temp = await publishedSite(t, 'kept');
+    const url = `${PUBLIC}kept/intro`;
+    await resolve(url);
+    await resolve(url);
+    expectStatus(await t.request({ method: 'POST', url: `${temp.base}/unpublish` }), 200);
+    expectError(await lookup({ url }), 404);
+    expectStatus(await t.request({ method: 'POST', url: `${temp.base}/publish` }), 200);
+    assert.equal((await resolve(url)).site, temp.siteId);
+    expectStatus(
+      await t.request({ method: 'PATCH', url: temp.base, payload: { basename: 'kept-renamed' } }),
+      200,
+    );
+    expectError(await lookup({ url }), 404);
+  });
+
   test('an unpublished site is a 404, even for its own members', async () => {
     const draft = await publishedSite(t, 'draft', { publish: false });
     expectError(await lookup({ url: `${PUBLIC}${draft.basename}` }), 404);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendJsonText } from '../../http/json-text.js';
 import { responses } from '../../http/schemas.js';
 import { LookupBodySchema, LookupSchema } from './schemas.js';
 import type { UrlLookupService } from './service.js';
@@ -23,7 +24,7 @@ export const urlRoutes: FastifyPluginAsyncTypebox<{ lookup: UrlLookupService }> 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return lookup.resolve(request.body);
+      return sendJsonText(reply, await lookup.resolveJson(request.body));
     },
   );
 };

@@ -1,3 +1,4 @@
+import { type Db, generationOf } from '../../db/database.js';
 import { AppError, badRequest } from '../../errors.js';
 import { hashToken } from '../identity/tokens.js';
 import { locateVariant } from '../published/address.js';
@@ -39,10 +40,21 @@ const notFound = () => new AppError(404, 'No published content found at this URL
  * sites are 404 alike; a visitor-authentication site without a valid visitor token sends the
  * visitor to its sign-in address, or answers 401 when it has none.
  */
+const ANSWERS_KEPT = 10_000;
+const HOUR_MS = 3_600_000;
+
 export class UrlLookupService {
   private readonly publicUrl: URL;
+  private readonly generation: () => string | undefined;
+  /**
+   * Answers about public and unlisted sites, as JSON text, by URL and visitor type: kept while
+   * the database is unchanged and within the hour of the site token they carry. The renderer
+   * asks the same few prefixes for every page view; a hit costs a map lookup.
+   */
+  private readonly answers = new Map<string, { generation: string; until: number; json: string }>();
 
   constructor(
+    db: Db,
     private readonly deps: {
       published: PublishedRepository;
       shareLinks: ShareLinksService;
@@ -52,9 +64,34 @@ export class UrlLookupService {
     },
   ) {
     this.publicUrl = new URL(deps.publicUrl);
+    this.generation = generationOf(db);
   }
 
-  async resolve(input: LookupInput): Promise<Lookup> {
+  /** `resolve`'s answer as JSON text, from the kept answers when it may be. */
+  async resolveJson(input: LookupInput): Promise<string> {
+    // A visitor token makes the answer the visitor's own: never kept.
+    const key =
+      input.visitor?.jwtToken === undefined
+        ? `${input.url}\u0000${input.visitor?.type}`
+        : undefined;
+    const generation = this.generation();
+    const now = Date.now();
+    const hit = key === undefined ? undefined : this.answers.get(key);
+    if (hit !== undefined && hit.generation === generation && now < hit.until) return hit.json;
+    const shareable = { value: false };
+    const json = JSON.stringify(await this.resolve(input, shareable));
+    if (key !== undefined && generation !== undefined && shareable.value) {
+      if (this.answers.size >= ANSWERS_KEPT) this.answers.clear();
+      this.answers.set(key, { generation, until: now - (now % HOUR_MS) + HOUR_MS, json });
+    }
+    return json;
+  }
+
+  /**
+   * The lookup. `shareable.value` is set when the answer depends only on the URL and the
+   * database (a public or unlisted site), so that it may be kept.
+   */
+  async resolve(input: LookupInput, shareable = { value: false }): Promise<Lookup> {
     let url: URL;
     try {
       url = new URL(input.url);
@@ -67,6 +104,7 @@ export class UrlLookupService {
     const site = await published.siteByAddress(address.site);
     if (site === undefined || site.published !== 1) throw notFound();
     const variants = await published.variantsOf(site.id);
+    shareable.value = site.visibility === 'public' || site.visibility === 'unlisted';
     let rest = address.rest;
     let shareSegment: string | undefined;
     let shareKey: string | undefined;
