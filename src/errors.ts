@@ -36,7 +36,5 @@ const REALM = 'Bearer realm="livery"';
 export const missingCredentials = (message: string) =>
   new AppError(401, message, { 'www-authenticate': REALM });
 
-export const invalidToken = () =>
-  new AppError(401, 'The API token is unknown, expired or has been revoked', {
-    'www-authenticate': `${REALM}, error="invalid_token"`,
-  });
+export const invalidToken = (message = 'The API token is unknown, expired or has been revoked') =>
+  new AppError(401, message, { 'www-authenticate': `${REALM}, error="invalid_token"` });

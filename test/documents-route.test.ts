@@ -10,13 +10,14 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, expectStatus, type TestContext } from './helpers/app.js';
 import {
   applyChanges,
+  changeRequestPages,
   client0202,
-  crUrl,
   flatten,
   mergeChangeRequest,
   newSpace,
   openChangeRequest,
   type PageBody,
+  spacePages,
   spaceUrl,
 } from './helpers/content.js';
 import { listenWithClient } from './helpers/gitbook.js';
@@ -86,11 +87,7 @@ before(async () => {
       target: { kind: 'url', url: 'https://e.test/' },
     },
   ]);
-  const tree = expectStatus(
-    await t.request({ method: 'GET', url: `${crUrl(spaceId, cr.id)}/content/pages` }),
-    200,
-  );
-  const guide = (tree.pages as PageBody[])[0];
+  const guide = (await changeRequestPages(t, spaceId, cr.id))[0];
   assert.ok(guide);
   await applyChanges(t, spaceId, cr.id, [
     {
@@ -102,10 +99,7 @@ before(async () => {
     },
   ]);
   revision = (await mergeChangeRequest(t, spaceId, cr.id)).revision;
-  pages = flatten(
-    expectStatus(await t.request({ method: 'GET', url: `${spaceUrl(spaceId)}/content/pages` }), 200)
-      .pages as PageBody[],
-  );
+  pages = flatten(await spacePages(t, spaceId));
 });
 after(async () => t.close());
 

@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, expectStatus, type TestContext } from './helpers/app.js';
+import { createTestApp, type TestContext } from './helpers/app.js';
 import {
   applyChanges,
+  changeRequestPages,
   crUrl,
   doc,
   flatten,
@@ -16,6 +17,7 @@ import {
   newSpace,
   openChangeRequest,
   type PageBody,
+  spacePages,
   spaceUrl,
 } from './helpers/content.js';
 import { Conformance } from './helpers/gitbook-conformance.js';
@@ -43,11 +45,7 @@ before(async () => {
       target: { kind: 'url', url: 'https://example.com/' },
     },
   ]);
-  const tree = expectStatus(
-    await t.request({ method: 'GET', url: `${crUrl(spaceId, cr.id)}/content/pages` }),
-    200,
-  );
-  const guides = (tree.pages as PageBody[])[0];
+  const guides = (await changeRequestPages(t, spaceId, cr.id))[0];
   assert.ok(guides);
   await applyChanges(t, spaceId, cr.id, [
     {
@@ -60,12 +58,9 @@ before(async () => {
       }),
     },
   ]);
-  const installed = flatten(
-    expectStatus(
-      await t.request({ method: 'GET', url: `${crUrl(spaceId, cr.id)}/content/pages` }),
-      200,
-    ).pages as PageBody[],
-  ).find((p) => p.title === 'Install');
+  const installed = flatten(await changeRequestPages(t, spaceId, cr.id)).find(
+    (p) => p.title === 'Install',
+  );
   assert.ok(installed);
   await applyChanges(t, spaceId, cr.id, [
     { operation: 'insert_page', ...doc('Upgrade', { slug: 'upgrade', into: installed.id }) },
@@ -76,10 +71,7 @@ before(async () => {
     { operation: 'insert_page', ...doc('FAQ', { slug: 'faq' }) },
   ]);
   openCr = next.id;
-  pages = flatten(
-    expectStatus(await t.request({ method: 'GET', url: `${spaceUrl(spaceId)}/content/pages` }), 200)
-      .pages as PageBody[],
-  );
+  pages = flatten(await spacePages(t, spaceId));
 });
 after(async () => t.close());
 

@@ -8,7 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { SiteTokenKeys } from '../src/modules/site-tokens/keys.js';
 import { SiteTokens } from '../src/modules/site-tokens/site-token.js';
+import { signVisitorToken } from '../src/modules/visitor-auth/jwt.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from './helpers/app.js';
+import { spacePages } from './helpers/content.js';
 import { type PublishedSite, publishedSite } from './helpers/published.js';
 
 const PUBLIC = 'http://docs.acme.test/s/';
@@ -29,10 +31,7 @@ before(async () => {
     200,
   );
   revisionId = space.revision as string;
-  const pages = expectStatus(
-    await t.request({ method: 'GET', url: `/v1/spaces/${site.tree.spaceId}/content/pages` }),
-    200,
-  ).pages as { id: string; type: string }[];
+  const pages = await spacePages(t, site.tree.spaceId);
   pageId = pages.find((p) => p.type === 'document')?.id as string;
 });
 after(async () => t.close());
@@ -352,7 +351,6 @@ describe('site tokens: forged, altered, expired, revoked', () => {
   });
 
   test('a regenerated visitor key: the tokens minted for its visitors stop at once', async () => {
-    const { signVisitorToken } = await import('../src/modules/visitor-auth/jwt.js');
     const closed = await publishedSite(t, 'closed-tokens', { visibility: 'visitor-auth' });
     const auth = `${closed.base}/publishing/auth`;
     const key = expectStatus(await t.request({ method: 'GET', url: auth }), 200)

@@ -51,19 +51,42 @@ export function prepareCached<Row, Args extends string[], Result>(
   maxEntries = 10_000,
 ): (...args: Args) => Promise<Result> {
   const run = prepare(db, build);
-  const generation = generationOf(db);
-  const cache = new Map<string, { generation: string; result: Result }>();
-  return async (...args) => {
-    // Read before querying: should a write land in between, the result carries the older
-    // generation and is simply refetched next time.
-    const current = generation();
-    if (current === undefined) return map(await run(...args));
-    const key = args.join('\u0000');
-    const hit = cache.get(key);
-    if (hit?.generation === current) return hit.result;
-    const result = map(await run(...args));
-    if (cache.size >= maxEntries) cache.clear(); // stale entries are harmless; only memory matters
-    cache.set(key, { generation: current, result });
-    return result;
-  };
+  const cache = new GenerationCache<Result>(db, maxEntries);
+  return async (...args) => cache.get(args.join('\u0000'), async () => map(await run(...args)));
+}
+
+/**
+ * Values kept while the database generation is unchanged (see prepareCached): any commit, by
+ * this process or another, makes every kept value stale. Nothing is kept while the generation
+ * cannot be known. `valid` can shorten a value's life further (a value that expires by time);
+ * `keep` can decline to keep one (a value that depends on more than the database).
+ */
+export class GenerationCache<V> {
+  private readonly generation: () => string | undefined;
+  private readonly entries = new Map<string, { generation: string; value: V }>();
+
+  constructor(
+    db: Db,
+    private readonly maxEntries = 10_000,
+    private readonly policy: { valid?: (value: V) => boolean; keep?: (value: V) => boolean } = {},
+  ) {
+    this.generation = generationOf(db);
+  }
+
+  async get(key: string, make: () => Promise<V>): Promise<V> {
+    const { valid, keep } = this.policy;
+    // Read before making: should a write land in between, the value carries the older
+    // generation and is simply made again next time.
+    const current = this.generation();
+    if (current === undefined) return make();
+    const hit = this.entries.get(key);
+    if (hit?.generation === current && (valid === undefined || valid(hit.value))) return hit.value;
+    const value = await make();
+    if (keep === undefined || keep(value)) {
+      // Stale entries are harmless; only memory matters.
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, { generation: current, value });
+    }
+    return value;
+  }
 }

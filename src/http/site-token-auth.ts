@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, forbidden } from '../errors.js';
+import { forbidden, invalidToken } from '../errors.js';
 import type { Permission } from '../modules/identity/permissions.js';
 import type { NamedResources, SiteTokenGate } from '../modules/site-tokens/gate.js';
 import {
@@ -59,6 +59,4 @@ export async function authenticateSiteToken(
 }
 
 const refused = (why: string) =>
-  new AppError(401, `The site token is refused: ${why}; look the URL up again`, {
-    'www-authenticate': 'Bearer realm="livery", error="invalid_token"',
-  });
+  invalidToken(`The site token is refused: ${why}; look the URL up again`);

@@ -126,6 +126,15 @@ export async function changeRequestPages(
   return body.pages;
 }
 
+/** The space's current page tree (GET …/content/pages). */
+export async function spacePages(t: TestContext, spaceId: string): Promise<PageBody[]> {
+  const body = expectStatus(
+    await t.request({ method: 'GET', url: `${spaceUrl(spaceId)}/content/pages` }),
+    200,
+  ) as { pages: PageBody[] };
+  return body.pages;
+}
+
 /** Inserts one page (a single-change list) and answers the new page's id. */
 export async function insertPage(
   t: TestContext,

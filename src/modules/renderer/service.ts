@@ -1,4 +1,5 @@
-import { type Db, generationOf } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { GenerationCache } from '../../db/prepared.js';
 import { notFound } from '../../errors.js';
 import type { ContentService } from '../content/service.js';
 import { findById, findByPath } from '../content/tree.js';
@@ -12,17 +13,16 @@ export type Reader = { role: string } | { siteToken: { site: string } };
 
 const roleOf = (reader: Reader) => ('role' in reader ? reader.role : 'read');
 
+const VIEWS_KEPT = 1_000;
+
 /**
  * The reads GitBook's renderer makes besides content (docs/renderer.md): the published view of a
  * site, its redirects and a page's meta links. Content itself comes from content/ as for any
  * caller.
  */
-const VIEWS_KEPT = 1_000;
-
 export class RendererReadsService {
-  /** Published views by site and role, kept while the database is unchanged (db/prepared.ts). */
-  private readonly views = new Map<string, { generation: string; json: string }>();
-  private readonly generation: () => string | undefined;
+  /** Published views by site and role, kept while the database is unchanged. */
+  private readonly views: GenerationCache<string>;
 
   constructor(
     db: Db,
@@ -34,7 +34,7 @@ export class RendererReadsService {
       published: PublishedRepository;
     },
   ) {
-    this.generation = generationOf(db);
+    this.views = new GenerationCache(db, VIEWS_KEPT);
   }
 
   /**
@@ -45,17 +45,10 @@ export class RendererReadsService {
    * reads it on every page view.
    */
   async publishedView(organizationId: string, siteId: string, reader: Reader): Promise<string> {
-    // Read before building: a write landing meanwhile leaves the older generation on the entry.
-    const generation = this.generation();
-    const key = `${organizationId}\u0000${siteId}\u0000${roleOf(reader)}`;
-    const hit = this.views.get(key);
-    if (hit !== undefined && hit.generation === generation) return hit.json;
-    const json = await this.buildView(organizationId, siteId, roleOf(reader));
-    if (generation !== undefined) {
-      if (this.views.size >= VIEWS_KEPT) this.views.clear();
-      this.views.set(key, { generation, json });
-    }
-    return json;
+    const role = roleOf(reader);
+    return this.views.get(`${organizationId}\u0000${siteId}\u0000${role}`, () =>
+      this.buildView(organizationId, siteId, role),
+    );
   }
 
   private async buildView(organizationId: string, siteId: string, role: string): Promise<string> {

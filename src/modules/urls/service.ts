@@ -1,4 +1,5 @@
-import { type Db, generationOf } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { GenerationCache } from '../../db/prepared.js';
 import { AppError, badRequest } from '../../errors.js';
 import { hashToken } from '../identity/tokens.js';
 import { locateVariant } from '../published/address.js';
@@ -45,13 +46,12 @@ const HOUR_MS = 3_600_000;
 
 export class UrlLookupService {
   private readonly publicUrl: URL;
-  private readonly generation: () => string | undefined;
   /**
    * Answers about public and unlisted sites, as JSON text, by URL and visitor type: kept while
    * the database is unchanged and within the hour of the site token they carry. The renderer
    * asks the same few prefixes for every page view; a hit costs a map lookup.
    */
-  private readonly answers = new Map<string, { generation: string; until: number; json: string }>();
+  private readonly answers: GenerationCache<{ json: string; until: number; shareable: boolean }>;
 
   constructor(
     db: Db,
@@ -64,34 +64,29 @@ export class UrlLookupService {
     },
   ) {
     this.publicUrl = new URL(deps.publicUrl);
-    this.generation = generationOf(db);
+    this.answers = new GenerationCache(db, ANSWERS_KEPT, {
+      valid: (answer) => Date.now() < answer.until,
+      keep: (answer) => answer.shareable,
+    });
   }
 
-  /** `resolve`'s answer as JSON text, from the kept answers when it may be. */
+  /** The lookup's answer as JSON text, from the kept answers when it may be. */
   async resolveJson(input: LookupInput): Promise<string> {
+    const make = async () => {
+      const { answer, shareable } = await this.resolve(input);
+      const now = Date.now();
+      return { json: JSON.stringify(answer), until: now - (now % HOUR_MS) + HOUR_MS, shareable };
+    };
     // A visitor token makes the answer the visitor's own: never kept.
-    const key =
-      input.visitor?.jwtToken === undefined
-        ? `${input.url}\u0000${input.visitor?.type}`
-        : undefined;
-    const generation = this.generation();
-    const now = Date.now();
-    const hit = key === undefined ? undefined : this.answers.get(key);
-    if (hit !== undefined && hit.generation === generation && now < hit.until) return hit.json;
-    const shareable = { value: false };
-    const json = JSON.stringify(await this.resolve(input, shareable));
-    if (key !== undefined && generation !== undefined && shareable.value) {
-      if (this.answers.size >= ANSWERS_KEPT) this.answers.clear();
-      this.answers.set(key, { generation, until: now - (now % HOUR_MS) + HOUR_MS, json });
-    }
-    return json;
+    if (input.visitor?.jwtToken !== undefined) return (await make()).json;
+    return (await this.answers.get(`${input.url}\u0000${input.visitor?.type}`, make)).json;
   }
 
   /**
-   * The lookup. `shareable.value` is set when the answer depends only on the URL and the
-   * database (a public or unlisted site), so that it may be kept.
+   * The lookup, and whether its answer depends only on the URL and the database (a public or
+   * unlisted site), so that it may be kept.
    */
-  async resolve(input: LookupInput, shareable = { value: false }): Promise<Lookup> {
+  private async resolve(input: LookupInput): Promise<{ answer: Lookup; shareable: boolean }> {
     let url: URL;
     try {
       url = new URL(input.url);
@@ -104,7 +99,7 @@ export class UrlLookupService {
     const site = await published.siteByAddress(address.site);
     if (site === undefined || site.published !== 1) throw notFound();
     const variants = await published.variantsOf(site.id);
-    shareable.value = site.visibility === 'public' || site.visibility === 'unlisted';
+    const shareable = site.visibility === 'public' || site.visibility === 'unlisted';
     let rest = address.rest;
     let shareSegment: string | undefined;
     let shareKey: string | undefined;
@@ -114,9 +109,10 @@ export class UrlLookupService {
 
     if (site.visibility === 'share-link') {
       const [first, ...after] = rest;
-      const key = first !== undefined && (await this.opens(site.id, first)) ? first : undefined;
+      const opens = (key: string) => this.deps.shareLinks.verify(site.id, key);
+      const key = first !== undefined && (await opens(first)) ? first : undefined;
       const offered = key ?? address.shareQuery;
-      if (offered === undefined || (key === undefined && !(await this.opens(site.id, offered)))) {
+      if (offered === undefined || (key === undefined && !(await opens(offered)))) {
         throw notFound();
       }
       if (key !== undefined) {
@@ -127,7 +123,7 @@ export class UrlLookupService {
       access = { shareLink: hashToken(offered) };
     } else if (site.visibility === 'visitor-auth') {
       const visitor = await this.visitor(site.id, rest, input);
-      if ('redirect' in visitor) return visitor;
+      if ('redirect' in visitor) return { answer: visitor, shareable };
       ({ claims, notAfter } = visitor);
       access = { visitorKey: visitor.fingerprint };
     }
@@ -136,7 +132,7 @@ export class UrlLookupService {
     if (located === undefined) throw notFound();
     if (located.kind === 'redirect-to-root') {
       const root = pathsOf(address, shareSegment, undefined, located.pagePath);
-      return { target: 'content', redirect: root.canonicalUrl };
+      return { answer: { target: 'content', redirect: root.canonicalUrl }, shareable };
     }
     const { variant, pagePath } = located;
     const variantPath = variant.isDefault ? undefined : variant.path;
@@ -151,7 +147,7 @@ export class UrlLookupService {
       ...(access === undefined ? {} : { access }),
       ...(notAfter === undefined ? {} : { notAfter }),
     });
-    return {
+    const answer = {
       site: site.id,
       siteSpace: variant.id,
       space: variant.spaceId,
@@ -161,10 +157,7 @@ export class UrlLookupService {
       apiToken,
       ...(shareKey === undefined ? {} : { shareKey }),
     };
-  }
-
-  private opens(siteId: string, key: string): Promise<boolean> {
-    return this.deps.shareLinks.verify(siteId, key);
+    return { answer, shareable };
   }
 
   /** The visitor's verified claims, or where to send a visitor without valid ones. */
