@@ -52,6 +52,12 @@ export type SqliteConfig = {
    * an OS crash.
    */
   readonly synchronous: 'FULL' | 'NORMAL';
+  /**
+   * How long a write waits for the write lock that another connection (the CLI, a backup, a
+   * second Livery process) holds, before it is refused with a 503. The wait never blocks the
+   * event loop (db/sqlite-driver.ts).
+   */
+  readonly lockWaitMs: number;
 };
 
 export type PostgresConfig = {
@@ -111,6 +117,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
     problems.push(
       `SQLITE_SYNCHRONOUS must be FULL or NORMAL (got ${JSON.stringify(env.SQLITE_SYNCHRONOUS)})`,
+    );
+  }
+
+  const lockWaitMs = parseInteger(str('SQLITE_LOCK_WAIT_MS', '5000'));
+  if (lockWaitMs === undefined || lockWaitMs < 0 || lockWaitMs > 600_000) {
+    problems.push(
+      `SQLITE_LOCK_WAIT_MS must be an integer between 0 and 600000 (got ${JSON.stringify(env.SQLITE_LOCK_WAIT_MS)})`,
     );
   }
 
@@ -184,7 +197,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl,
     database: Object.freeze(
       (database as ParsedDatabase).dialect === 'sqlite'
-        ? { ...(database as ParsedSqlite), synchronous: synchronous as 'FULL' | 'NORMAL' }
+        ? {
+            ...(database as ParsedSqlite),
+            synchronous: synchronous as 'FULL' | 'NORMAL',
+            lockWaitMs: lockWaitMs as number,
+          }
         : { ...(database as ParsedPostgres), poolSize: poolSize as number },
     ),
     logLevel: logLevel as LogLevel,
@@ -253,7 +270,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-type ParsedSqlite = Omit<SqliteConfig, 'synchronous'>;
+type ParsedSqlite = Omit<SqliteConfig, 'synchronous' | 'lockWaitMs'>;
 type ParsedPostgres = Omit<PostgresConfig, 'poolSize'>;
 type ParsedDatabase = ParsedSqlite | ParsedPostgres;
 

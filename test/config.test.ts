@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       dialect: 'sqlite',
       filename: '/srv/livery/data/livery.db',
       synchronous: 'FULL',
+      lockWaitMs: 5000,
     });
     assert.equal(config.logLevel, 'info');
     assert.equal(config.orgTitle, 'Default organization');
@@ -69,6 +70,7 @@ describe('loadConfig', () => {
         BASE_URL: 'ftp://x',
         LIVERY_BOOTSTRAP_TOKEN: 'short',
         SQLITE_SYNCHRONOUS: 'OFF',
+        SQLITE_LOCK_WAIT_MS: 'forever',
         LIVERY_ORG_TITLE: 'x',
         SHUTDOWN_TIMEOUT_MS: '-1',
         RATE_LIMIT_PER_MINUTE: 'lots',
@@ -97,6 +99,7 @@ describe('loadConfig', () => {
       'RATE_LIMIT_PER_MINUTE',
       'REQUEST_TIMEOUT_MS',
       'SHUTDOWN_TIMEOUT_MS',
+      'SQLITE_LOCK_WAIT_MS',
       'SQLITE_SYNCHRONOUS',
     ]);
     assert.doesNotMatch(error.message, /hunter2/);

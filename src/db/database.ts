@@ -32,23 +32,26 @@ export function openDatabase(config: DatabaseConfig): Db {
     });
     return db;
   }
-  const dialect = new LiverySqliteDialect(openSqlite(config));
+  const dialect = new LiverySqliteDialect(openSqlite(config), config.lockWaitMs);
   const db = new Kysely<DatabaseSchema>({ dialect });
   instruments.set(db, { generation: () => dialect.generation(), stats: () => dialect.stats() });
   return db;
 }
 
-function openSqlite({ filename, synchronous }: SqliteConfig): SQLite.Database {
+function openSqlite({ filename, synchronous, lockWaitMs }: SqliteConfig): SQLite.Database {
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   const db = new SQLite(filename);
   // busy_timeout makes a second process wait for a lock instead of failing at once; it comes
   // first because switching a new file to WAL takes a lock too (two processes starting together
   // on a new file both switch it). WAL lets readers (another Livery process, the CLI, a backup)
   // work while a write commits.
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${Math.max(lockWaitMs, 5000)}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
   db.pragma('foreign_keys = ON');
+  // From here on, a statement that finds the lock held fails at once, and the driver waits for
+  // the lock on a timer (sqlite-driver.ts): SQLite's own wait would block the event loop.
+  db.pragma('busy_timeout = 0');
   // SQLite's lower() folds only A-Z; PostgreSQL's folds every letter (É → é). Livery's
   // case-insensitive filters (db/like.ts) need the same answer on both, so lower() is
   // JavaScript's here. It is deterministic, as SQLite requires of functions used in queries.

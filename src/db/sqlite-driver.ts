@@ -16,7 +16,7 @@ import type { PoolStats } from './pool-stats.js';
  * processes starting together on a new file then both run `0001` and one fails ("table already
  * exists"). Saying yes makes the migrator read the applied migrations and apply the missing ones
  * in one transaction, which Livery's driver begins IMMEDIATE: the second process waits for the
- * first (busy_timeout), then finds nothing left to do.
+ * first (the driver's lock wait, SQLITE_LOCK_WAIT_MS), then finds nothing left to do.
  */
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
@@ -36,7 +36,10 @@ export class LiverySqliteDialect extends SqliteDialect {
   private readonly dataVersion: BetterSqlite3.Statement;
   private dataVersionNow: number | undefined;
 
-  constructor(private readonly database: BetterSqlite3.Database) {
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    private readonly lockWaitMs: number,
+  ) {
     super({ database });
     this.dataVersion = database.prepare('pragma data_version').pluck();
   }
@@ -48,7 +51,7 @@ export class LiverySqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    this.driver = new SqliteDriver(this.database, this.writes);
+    this.driver = new SqliteDriver(this.database, this.writes, this.lockWaitMs);
     return this.driver;
   }
 
@@ -90,8 +93,9 @@ class SqliteDriver implements Driver {
   constructor(
     private readonly database: BetterSqlite3.Database,
     writes: { count: number },
+    lockWaitMs: number,
   ) {
-    this.connection = new SqliteConnection(database, writes);
+    this.connection = new SqliteConnection(database, writes, this.turns, lockWaitMs);
   }
 
   async init(): Promise<void> {}
@@ -111,6 +115,10 @@ class SqliteDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // After some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) SQLite has already rolled the
+    // transaction back; a ROLLBACK would then fail with "no transaction is active", and that error
+    // would replace the real cause in what the caller (and the log) sees.
+    if (!this.database.inTransaction) return;
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
@@ -147,15 +155,30 @@ class Turns {
   }
 }
 
+/** The longest pause between two attempts to take a lock another connection holds. */
+const MAX_LOCK_POLL_MS = 25;
+
 class SqliteConnection implements DatabaseConnection {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(
     private readonly database: BetterSqlite3.Database,
     private readonly writes: { count: number },
+    private readonly turns: Turns,
+    private readonly lockWaitMs: number,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return this.run<R>(query);
+    } catch (error) {
+      if (!this.mayWaitFor(error)) throw error;
+      return this.runWhenUnlocked<R>(query);
+    }
+  }
+
+  private run<R>(query: CompiledQuery): QueryResult<R> {
+    // Preparing reads the schema, which can meet a lock too: it is part of the attempt.
     const statement = this.prepare(query.sql);
     const parameters = query.parameters as unknown[];
     // Counted before running: a read cached from here on carries a newer generation. Counted:
@@ -165,6 +188,39 @@ class SqliteConnection implements DatabaseConnection {
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  /**
+   * Another connection (the CLI, a backup, a second Livery process) holds the lock this statement
+   * needs. SQLite's own busy_timeout would wait inside the synchronous driver, blocking the event
+   * loop (health checks, reads, every other request) for as long; instead the statement is tried
+   * again on a timer, and between attempts this connection serves the queries queued behind it.
+   * That is safe only outside a transaction: a failed statement outside one left nothing behind,
+   * and no caller holds state on the connection (`begin immediate` itself is such a statement).
+   * Past lockWaitMs the SQLITE_BUSY error goes up: a 503 with Retry-After (db/errors.ts).
+   */
+  private async runWhenUnlocked<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = Date.now() + this.lockWaitMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_LOCK_POLL_MS)) {
+      this.turns.pass();
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      await this.turns.take();
+      try {
+        return this.run<R>(query);
+      } catch (error) {
+        if (!this.mayWaitFor(error) || Date.now() >= deadline) throw error;
+      }
+    }
+  }
+
+  private mayWaitFor(error: unknown): boolean {
+    const code = (error as { code?: unknown }).code;
+    return (
+      typeof code === 'string' &&
+      code.startsWith('SQLITE_BUSY') &&
+      !this.database.inTransaction &&
+      this.lockWaitMs > 0
+    );
   }
 
   // Kysely's streaming is not used by Livery.
