@@ -51,19 +51,50 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The canonical JSON of a value: object keys sorted (by UTF-16 code units), no whitespace, arrays
- * in order, so two bodies that differ only in key order or spacing have the same text.
+ * in order, so two bodies that differ only in key order or spacing have the same text. Written
+ * out piece by piece to `write`, without recursion: the JSON parser accepts bodies nested far
+ * deeper (a 1 MiB body holds 500,000 levels) than the call stack would.
  */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const members = Object.keys(record)
-      .sort()
-      .filter((key) => record[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-    return `{${members.join(',')}}`;
+export function writeCanonicalJson(value: unknown, write: (text: string) => void): void {
+  // Work left to do, last first: a value to write, or punctuation (a string).
+  const stack: ({ value: unknown } | string)[] = [{ value }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item === 'string') {
+      write(item);
+      continue;
+    }
+    const current = item.value;
+    if (Array.isArray(current)) {
+      write('[');
+      stack.push(']');
+      for (let i = current.length - 1; i >= 0; i--) {
+        stack.push({ value: current[i] });
+        if (i > 0) stack.push(',');
+      }
+    } else if (current !== null && typeof current === 'object') {
+      const record = current as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((key) => record[key] !== undefined);
+      write('{');
+      stack.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: record[key] });
+        stack.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`);
+      }
+    } else {
+      write(JSON.stringify(current) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+}
+
+export function canonicalJson(value: unknown): string {
+  let text = '';
+  writeCanonicalJson(value, (piece) => {
+    text += piece;
+  });
+  return text;
 }
 
 /** Hex SHA-256 of a parsed body's canonical JSON; no body counts as `null`. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { badRequest } from '../errors.js';
+import { nulInJson, nulMessage } from './nul-guard.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -8,8 +9,9 @@ export const BODY_LIMIT = 1024 * 1024;
  * JSON is the only body format: every other media type, `text/plain` included, is a 415.
  *
  * Keys that would reach an object's prototype (`__proto__`, `constructor.prototype`) are refused,
- * not stripped. An empty body is "no body": the official client sends `Content-Type:
- * application/json` with no body when an optional body is left out (e.g. `createSite(orgId)`).
+ * not stripped, and so is a NUL character anywhere in the body (nul-guard.ts). An empty body is
+ * "no body": the official client sends `Content-Type: application/json` with no body when an
+ * optional body is left out (e.g. `createSite(orgId)`).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -23,11 +25,17 @@ export function installJsonBodyParser(app: FastifyInstance): void {
         done(null, undefined);
         return;
       }
+      let parsed: unknown;
       try {
-        done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+        parsed = secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' });
       } catch (error) {
         done(badRequest(describeJsonError(error)), undefined);
+        return;
       }
+      // Refused here, for every route: no text with a NUL reaches a service (nul-guard.ts).
+      const nul = nulInJson(text, parsed);
+      if (nul === undefined) done(null, parsed);
+      else done(badRequest(nulMessage(nul)), undefined);
     },
   );
 }

@@ -64,6 +64,10 @@ export function arbitraryFor(schema: Schema): fc.Arbitrary<unknown> {
   }
 }
 
+const nonNulCodePoint = fc
+  .string({ unit: 'binary', minLength: 1, maxLength: 1 })
+  .filter((character) => character !== '\u0000');
+
 function stringFor(schema: Schema): fc.Arbitrary<string> {
   if (schema.pattern === COLOR_PATTERN) return color;
   if (schema.pattern === HTTP_URL_PATTERN) return httpUrl;
@@ -74,8 +78,9 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   }
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = Math.min((schema.maxLength as number | undefined) ?? 24, minLength + 24);
-  // Any Unicode: lengths are counted in code points, as the validator counts them.
-  return fc.string({ unit: 'binary', minLength, maxLength });
+  // Any Unicode but U+0000, which Livery refuses in every text (docs/api.md, http/nul-guard.ts):
+  // lengths are counted in code points, as the validator counts them.
+  return fc.string({ unit: nonNulCodePoint, minLength, maxLength });
 }
 
 function objectFor(schema: Schema): fc.Arbitrary<Record<string, unknown>> {

@@ -94,8 +94,20 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     }
   }
 
+  // A NUL character (`%00`, the only way a URL carries one) names no site, page or file: the
+  // plain 404, before anything looks it up (PostgreSQL cannot even compare text holding one).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.includes('%00')) {
+      plain404(reply);
+      return;
+    }
+    done();
+  });
+
   app.get('/s/@livery/:file', { schema: { hide: true } }, async (request, reply) => {
-    const asset = ASSETS[(request.params as { file: string }).file];
+    const file = (request.params as { file: string }).file;
+    // Own keys only: `__proto__`, `toString`… are not files (they are the object's inherited keys).
+    const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (asset === undefined) return plain404(reply);
     return sendTagged(request, reply, asset.etag, 'public, max-age=3600', asset.type, asset.body);
   });

@@ -38,7 +38,10 @@ const FORMATS: Readonly<Record<string, string>> = {
 export function fontFormat(url: string, format?: string): string | undefined {
   if (format !== undefined) return FORMATS[format] ?? format;
   const extension = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
-  return extension === undefined ? undefined : FORMATS[extension];
+  // Own keys only: a URL ending in `.constructor` names no format (not the object's inherited key).
+  return extension !== undefined && Object.hasOwn(FORMATS, extension)
+    ? FORMATS[extension]
+    : undefined;
 }
 
 /** The `@font-face` rules of a definition, one per weight, its sources in the given order. */
