@@ -339,12 +339,14 @@ describe('email invites', () => {
     assert.deepEqual(await rows(t), otherBefore, 'nothing changed');
   });
 
-  test('refused joins: another address 403, a member 409, unknown 404, no token 401; nothing changes', async (c) => {
+  test('refused joins: another address or none 403, a member 409, unknown 404, no token 401; nothing changes', async (c) => {
     const t = await freshApp(c);
     const [ann] = (await invite(t, { emails: ['ann@example.com'], role: 'edit' })).invites;
     assert.ok(ann);
     const bob = await newUser(t, { email: 'bob@example.com' });
-    const member = await newUser(t, { role: 'read' }); // no email: the address is not checked
+    // A member since the invite was sent, with the invited address.
+    const member = await newUser(t, { role: 'read', email: 'ANN@example.com' });
+    const noEmail = await newUser(t); // no email: cannot show the address is theirs
     const other = await t.services.identity.createOrganizationWithOwner({
       title: 'Other',
       ownerName: 'Other owner',
@@ -360,9 +362,14 @@ describe('email invites', () => {
     const before = await rows(t);
 
     assert.match(expectError(await join(t, bob.token, ann.id), 403), /another email address/);
+    // Issue 16: a user without an email got in through any email invite; now the same 403.
+    assert.equal(
+      expectError(await join(t, noEmail.token, ann.id), 403),
+      expectError(await join(t, bob.token, ann.id), 403),
+    );
     assert.match(expectError(await join(t, member.token, ann.id), 409), /already a member/);
-    // The organization's owner (an admin) too.
-    expectError(await join(t, t.token, ann.id), 409);
+    // The organization's owner (an admin, no email): not the invited address.
+    expectError(await join(t, t.token, ann.id), 403);
     assert.match(expectError(await join(t, bob.token, 'inv_nope'), 404), /inv_nope/);
     // Another organization's invite through this organization's path, and the reverse.
     expectError(await join(t, bob.token, theirs.id), 404);

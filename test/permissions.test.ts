@@ -21,7 +21,8 @@ import {
  * the table is called by a member of each role and by a non-member, each with an unscoped token.
  * What each cell must answer is derived from PERMISSIONS itself: the operation's success status
  * when the role suffices, else a 403 naming the role needed; a non-member gets the answer for a
- * resource that does not exist (a 404; deleteSpaceById's 204) for anything in the organization.
+ * resource that does not exist (a 404; deleteSpaceById's 204) for anything in the organization,
+ * and so does a guest for anything under a space's path (a guest sees no space).
  * Refusals come before body
  * validation: an under-privileged member's invalid body is a 403, and nothing changes.
  */
@@ -1170,6 +1171,27 @@ describe('the permission matrix', () => {
         const cell = `${role} ${label(op)}`;
         const call = await op.call();
         const res = await as(role, op.method, call.url, call.payload);
+        if (call.url.startsWith('/v1/spaces/') && role === 'guest') {
+          // A guest sees no space: the answer for a space that does not exist (issue 16: a 403
+          // here confirmed that it does).
+          const absent = op.absent ?? 404;
+          assert.equal(res.statusCode, absent, `${cell}: ${res.body}`);
+          const bogus = withBogusOwner(call.url);
+          const missing = await as(role, op.method, bogus.url, call.payload);
+          assert.equal(missing.statusCode, absent, `${cell} (missing space): ${missing.body}`);
+          assert.equal(
+            res.body.replaceAll(bogus.hidden, '<id>'),
+            missing.body.replaceAll(bogus.bogus, '<id>'),
+            cell,
+          );
+          assert.equal(
+            deprecationLink(res).replaceAll(bogus.hidden, '<id>'),
+            deprecationLink(missing).replaceAll(bogus.bogus, '<id>'),
+            `${cell}: the same headers as for one that does not exist`,
+          );
+          await call.verify?.(false);
+          continue;
+        }
         const expected = expectation(op, role);
         if (expected.message === undefined) {
           assert.equal(res.statusCode, expected.status, `${cell}: ${res.body}`);

@@ -175,6 +175,21 @@ describe('createSiteShareLink', () => {
     assert.equal(keys.size, 5);
   });
 
+  test('/openapi.json says where urls.published is absent, and why (issue 16)', async () => {
+    const spec = expectStatus(await t.request({ method: 'GET', url: '/openapi.json' }), 200) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const base = '/v1/orgs/{organizationId}/sites/{siteId}/share-links';
+    for (const [path, method, status] of [
+      [base, 'get', '200'],
+      [`${base}/{shareLinkId}`, 'patch', '200'],
+    ] as const) {
+      const answer = JSON.stringify(spec.paths[path]?.[method]?.responses[status]);
+      assert.match(answer, /listings and updates answer `urls: \{\}`/, `${method} ${path}`);
+      assert.match(answer, /only a hash of the secret key/, `${method} ${path}`);
+    }
+  });
+
   test('the database stores only a hash of the key', async () => {
     const f = await createSite(t, 1);
     const { link, key } = await create(f, 'Hashed');

@@ -1,4 +1,4 @@
-import { ORG_ROLES, PERMISSIONS, type Permission, SCOPES } from './permissions.js';
+import { ORG_ROLES, PERMISSIONS, type Permission, SCOPES, SPACE_SEER } from './permissions.js';
 
 /**
  * docs/permissions.md, rendered from the permission table the code enforces
@@ -16,7 +16,7 @@ export function renderPermissionsDoc(): string {
     'Every `/v1` operation is checked against one table (src/modules/identity/permissions.ts) by one',
     'hook (src/http/auth.ts), before its body is validated and before anything runs:',
     '',
-    `- **Role**: the caller's role in the organization the request names (by its path, or through the space it names). Roles, lowest to highest: ${ORG_ROLES.map((r) => `\`${r}\``).join(' < ')}. \`guest\` in the table means any member. A member whose role is lower gets **403** naming the role needed; a non-member gets **404**, as for something that does not exist, so nothing is confirmed to strangers (\`deleteSpaceById\` answers GitBook's **204** "did not exist" to both instead).`,
+    `- **Role**: the caller's role in the organization the request names (by its path, or through the space it names). Roles, lowest to highest: ${ORG_ROLES.map((r) => `\`${r}\``).join(' < ')}. \`guest\` in the table means any member. A member whose role is lower gets **403** naming the role needed; a non-member gets **404**, as for something that does not exist, so nothing is confirmed to strangers (\`deleteSpaceById\` answers GitBook's **204** "did not exist" to both instead). A member below \`${SPACE_SEER}\` (a guest) sees no space, so a path naming a space answers them **404** too, whatever the operation, exactly as for a space that does not exist.`,
     "- **Scope**: an API token may be restricted to scopes (GitBook 0.202 OAuth scope names, created with `POST /v1/user/tokens`). A restricted token lacking the operation's scope gets **403** naming the scope. A token without scopes has all of its user's rights. A token's rights are the intersection of its scopes and its user's role.",
     '- **Unscoped only**: managing API tokens needs a token without scopes, so a restricted token cannot create a broader one.',
     "- **Site token**: the public, read-only `apiToken` that `POST /v1/urls/published` mints for GitBook's renderer (docs/renderer.md) may call only the operations marked *site token*, and only on its own published site, the spaces it shows and their published revisions (anything else: **404**; any other operation: **403**; expired, forged or no longer opening its site: **401**).",

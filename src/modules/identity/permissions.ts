@@ -59,6 +59,18 @@ const p = (role: OrgRole | null, scope: Scope | null, note?: string): Permission
   ...(note === undefined ? {} : { note }),
 });
 
+/**
+ * The lowest role that sees the organization's spaces (reads any of them). Below it (a guest),
+ * a path naming a space answers 404 whatever the operation, as for an unknown space or a
+ * stranger, so that the space is not confirmed to exist (http/auth.ts).
+ */
+export const SPACE_SEER: OrgRole = 'read';
+
+/** Does a member with `role` see the organization's spaces? */
+export function seesSpaces(role: string): boolean {
+  return roleAtLeast(role, SPACE_SEER);
+}
+
 /** Also open to site tokens: a read GitBook's renderer makes of the site it renders. */
 const renderer = (permission: Permission): Permission => ({ ...permission, siteToken: true });
 
@@ -141,7 +153,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   // Spaces.
   createSpace: p('create', 'space:write'),
-  getSpaceById: renderer(p('read', 'space:read')),
+  getSpaceById: renderer(p(SPACE_SEER, 'space:read')),
   updateSpaceById: {
     ...p(
       'edit',

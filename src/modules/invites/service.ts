@@ -22,7 +22,7 @@ const shownRole = (role: string) => (role === GUEST ? null : role);
 /**
  * Invites. Email invites are pending until the invited user accepts (Livery sends no mail: the
  * admin gets each invite's id and acceptance URL); single-use, expiring after INVITE_TTL_DAYS,
- * and bound to the invited address when the accepting user has an email. Link invites are
+ * and only for the user whose email is the invited address (ignoring case). Link invites are
  * reusable until disabled or deleted. `POST /v1/users` (Livery extension) creates an account:
  * through an invite without a token, or by an admin of the organization.
  */
@@ -82,11 +82,9 @@ export class InvitesService {
   async join(organizationId: string, userId: string, inviteId: string, at = Date.now()) {
     const invite = await this.usable(organizationId, inviteId, at);
     const user = await this.identity.currentUser(userId);
-    if (
-      invite.kind === 'email' &&
-      user.email !== undefined &&
-      user.email.toLowerCase() !== invite.email
-    ) {
+    // An invite sent to an address is for the user with that address only: a user without an
+    // email cannot show it is theirs, and gets the same answer as one with another address.
+    if (invite.kind === 'email' && user.email?.toLowerCase() !== invite.email) {
       throw forbidden('This invite is for another email address');
     }
     this.joined(await this.repo.join(invite, userId, new Date(at).toISOString()));

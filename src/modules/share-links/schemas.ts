@@ -13,15 +13,21 @@ export const ShareLinkSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     name: Type.Optional(ShareLinkName),
     active: Type.Optional(Type.Boolean()),
-    urls: Type.Object({
-      published: Type.Optional(
-        Type.String({
-          format: 'uri',
-          description:
-            "The site's published URL with the link's secret key (`?share=<key>`). Livery stores only a hash of the key, so it is present only in the creation response.",
-        }),
-      ),
-    }),
+    urls: Type.Object(
+      {
+        published: Type.Optional(
+          Type.String({
+            format: 'uri',
+            description:
+              "The site's published URL with the link's secret key (`?share=<key>`). Livery stores only a hash of the key, so it is present only in the creation response.",
+          }),
+        ),
+      },
+      {
+        description:
+          'URLs of the share link. `published` is in the creation response only: Livery keeps only a hash of the secret key (as for API tokens), so listings and updates answer `urls: {}`. A lost key is replaced by creating a new link.',
+      },
+    ),
   },
   { title: 'ShareLink' },
 );

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TObject, Type } from 'typebox';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { markDeprecated } from '../../http/deprecation.js';
 import { SiteParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
+import { seesSpaces } from '../identity/permissions.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { SitesService } from './service.js';
 
@@ -72,6 +73,9 @@ export class SpaceKeyedScope implements SiteScope {
   async target(request: FastifyRequest): Promise<SiteTarget> {
     const { spaceId } = request.params as { spaceId: string };
     const { row, role } = await this.spaces.requireVisible(principalOf(request).userId, spaceId);
+    // A guest sees no space: its answers' successor links must not name the space's site or
+    // organization either (they stay templates, as for an unknown space).
+    if (!seesSpaces(role)) throw notFound('space', spaceId);
     const sites = await this.sites.sitesShowingSpace(spaceId);
     const site = sites[0];
     const successor = (siteId: string | undefined) => {

@@ -8,6 +8,13 @@ import { makeDefault } from './repository.js';
 
 export type SiteSpaceWithSpace = SiteSpaceRow & { space: SpaceRow };
 
+/** What a new variant must not collide with: the taken paths and positions. */
+export interface SiteSpaceSlots {
+  paths: Set<string>;
+  hasDefault: boolean;
+  nextPosition: number;
+}
+
 export type SiteSpaceUpdate = Partial<
   Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id' | 'hidden'>
 >;
@@ -49,30 +56,37 @@ export class SiteSpacesRepository {
     );
   }
 
-  /** What a new variant must not collide with: the taken paths and positions. */
-  async siteSpaceSlots(siteId: string) {
-    const rows = await this.db
-      .selectFrom('site_spaces')
-      .select(['path', 'is_default', 'position'])
-      .where('site_id', '=', siteId)
-      .execute();
-    return {
-      paths: new Set(rows.map((r) => r.path)),
-      hasDefault: rows.some((r) => r.is_default === 1),
-      nextPosition: Math.max(0, ...rows.map((r) => r.position)) + 1,
-    };
-  }
-
-  /** Inserts a variant; with `newSpace`, the space it shows too (and its empty revision). */
-  async insertSiteSpace(row: SiteSpaceRow, newSpace?: SpaceRow): Promise<void> {
-    if (newSpace === undefined) {
-      await this.db.insertInto('site_spaces').values(row).execute();
-      return;
-    }
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('spaces').values(newSpace).execute();
-      await trx.insertInto('revisions').values(initialRevisionRow(newSpace)).execute();
+  /**
+   * Inserts a variant that `build` makes from the site's current slots (taken paths, whether it
+   * has a default, the next position); with `newSpace`, the space it shows too (and its empty
+   * revision). The site's row is locked first, as in every change of which variant is the default
+   * (see `delete`, SitesRepository.modifySite), so the slots read are still true at commit: two
+   * first variants added at once do not both become the default, and one added while the default
+   * is deleted is not left a non-default in a site without one. Undefined when the site is gone.
+   */
+  async insertSiteSpace(
+    siteId: string,
+    build: (slots: SiteSpaceSlots) => SiteSpaceRow,
+    newSpace?: SpaceRow,
+  ): Promise<SiteSpaceRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await lockSite(trx, siteId))) return undefined;
+      const rows = await trx
+        .selectFrom('site_spaces')
+        .select(['path', 'is_default', 'position'])
+        .where('site_id', '=', siteId)
+        .execute();
+      const row = build({
+        paths: new Set(rows.map((r) => r.path)),
+        hasDefault: rows.some((r) => r.is_default === 1),
+        nextPosition: Math.max(0, ...rows.map((r) => r.position)) + 1,
+      });
+      if (newSpace !== undefined) {
+        await trx.insertInto('spaces').values(newSpace).execute();
+        await trx.insertInto('revisions').values(initialRevisionRow(newSpace)).execute();
+      }
       await trx.insertInto('site_spaces').values(row).execute();
+      return row;
     });
   }
 
@@ -165,9 +179,14 @@ export class SiteSpacesRepository {
     });
   }
 
-  /** Deletes a variant; when it was the default, the first remaining one becomes the default. */
+  /**
+   * Deletes a variant; when it was the default, the first remaining one becomes the default. The
+   * site's row is locked first: without it, deleting the default and the next variant at once
+   * (PostgreSQL, READ COMMITTED) made a variant being deleted the new default, leaving none.
+   */
   async delete(siteId: string, siteSpaceId: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      if (!(await lockSite(trx, siteId))) return false;
       const row = await lockRows(
         trx,
         trx
@@ -192,4 +211,18 @@ export class SiteSpacesRepository {
       return true;
     });
   }
+}
+
+/**
+ * Locks the site's row until commit (PostgreSQL; SQLite's IMMEDIATE transactions already exclude
+ * other writers): the one lock that orders every change of a site's default variant. False when
+ * there is no such site.
+ */
+async function lockSite(trx: Db, siteId: string): Promise<boolean> {
+  const site = await lockRows(
+    trx,
+    trx.selectFrom('sites').select('id').where('id', '=', siteId),
+    'sites',
+  ).executeTakeFirst();
+  return site !== undefined;
 }

@@ -17,7 +17,10 @@ import type {
 } from './site-spaces-repository.js';
 import { ADD_SPACE_TO_SITE_UNSUPPORTED, UPDATE_SITE_SPACE_UNSUPPORTED } from './unsupported.js';
 
-/** Adding a site-space can race another on the same path; a few fresh attempts settle it. */
+/**
+ * Adding a site-space takes the site's lock, but a variant's path changed at the same moment
+ * (update does not take it) can still collide; a few fresh attempts settle it.
+ */
 const PATH_ATTEMPTS = 20;
 
 /** The variants of a site: add, list, change, delete. Exactly one of them is the default. */
@@ -46,14 +49,23 @@ export class SiteSpacesService {
         : await this.requireSpace(organizationId, spaceId);
     const newSpace = spaceId === null ? space : undefined;
     for (let attempt = 1; ; attempt++) {
-      const { paths, hasDefault, nextPosition } = await this.repo.siteSpaceSlots(siteId);
-      const path = uniqueSlug(slugify(title ?? space.title, 'space'), paths);
-      const row = {
-        ...newSiteSpaceRow(siteId, space.id, path, nextPosition, now(), title),
-        is_default: hasDefault ? 0 : 1,
-      };
       try {
-        await this.repo.insertSiteSpace(row, newSpace);
+        const row = await this.repo.insertSiteSpace(
+          siteId,
+          ({ paths, hasDefault, nextPosition }) => ({
+            ...newSiteSpaceRow(
+              siteId,
+              space.id,
+              uniqueSlug(slugify(title ?? space.title, 'space'), paths),
+              nextPosition,
+              now(),
+              title,
+            ),
+            is_default: hasDefault ? 0 : 1,
+          }),
+          newSpace,
+        );
+        if (row === undefined) throw notFound('site', siteId);
         const added = { ...row, space };
         return (await this.presenter(site, [added]))(added, role);
       } catch (error) {
