@@ -2,18 +2,26 @@ import pino from 'pino';
 import { buildApp, buildServices } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
-import { isUnavailable } from './db/errors.js';
+import { sqliteFileProblem } from './db/environment-check.js';
+import { describeDriverError, environmentFault, isUnavailable } from './db/errors.js';
 import { migrateToLatest } from './db/migrate.js';
 import { bootstrapIfEmpty } from './modules/identity/bootstrap.js';
 
 /** The Livery process: config, migrations, first-start bootstrap, listen, graceful shutdown. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const db = openDatabase(config.database);
-  await migrateOrExit(db, config);
-  await bootstrapIfEmpty(buildServices({ config, db }).identity, config, (text) =>
-    process.stdout.write(`${text}\n`),
-  );
+  let db: Db | undefined;
+  try {
+    db = openDatabase(config.database);
+    await refuseReadOnlySqlite(config);
+    await migrateToLatest(db);
+    await bootstrapIfEmpty(buildServices({ config, db }).identity, config, (text) =>
+      process.stdout.write(`${text}\n`),
+    );
+  } catch (error) {
+    await exitIfEnvironmentFault(error, db, config);
+    throw error;
+  }
 
   // Log lines are buffered (one write per 4 KiB instead of a system call per request) and flushed
   // at least every second and on exit.
@@ -52,32 +60,58 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
 }
 
-/** An unreachable database at start-up is an operator's problem: say which one, briefly. */
-async function migrateOrExit(db: Db, config: Config): Promise<void> {
-  try {
-    await migrateToLatest(db);
-  } catch (error) {
-    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-    if (!isUnavailable(cause) && !isUnavailable(error)) throw error;
-    const where =
-      config.database.dialect === 'postgres'
-        ? `PostgreSQL at ${config.database.display}`
-        : `SQLite at ${config.database.filename}`;
-    const reason = describe(cause);
-    process.stderr.write(`Livery cannot reach the database (${where}): ${reason}\n`);
-    await db.destroy().catch(() => {});
-    process.exit(1);
-  }
+/**
+ * SQLite opens a file it may not write read-only, without a word: every write would then fail.
+ * Say so before serving (db/environment-check.ts).
+ */
+async function refuseReadOnlySqlite(config: Config): Promise<void> {
+  const database = config.database;
+  if (database.dialect !== 'sqlite' || database.filename === ':memory:') return;
+  const problem = await sqliteFileProblem(database.filename);
+  if (problem !== undefined) throw new StartupFault(problem);
 }
 
-/** The driver's code and message, which name no credentials (the URL is never part of them). */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError) return error.errors.map(describe).join('; ');
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && !error.message.includes(code)
-    ? `${code} ${error.message}`
-    : error.message;
+class StartupFault extends Error {}
+
+// What creating the database's directory or opening its file can fail with (fs errors).
+const FILE_FAULTS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOTDIR', 'EEXIST', 'ELOOP']);
+
+/**
+ * A database that is unreachable, missing, read-only or full at start-up is an operator's
+ * problem: one line on stderr that names the database and the cause, no stack, exit 1. The
+ * driver's code and message name no credentials (the URL is never part of them).
+ */
+async function exitIfEnvironmentFault(
+  error: unknown,
+  db: Db | undefined,
+  config: Config,
+): Promise<void> {
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  const where =
+    config.database.dialect === 'postgres'
+      ? `PostgreSQL at ${config.database.display}`
+      : `SQLite at ${config.database.filename}`;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const fault = environmentFault(error);
+  let line: string;
+  if (error instanceof StartupFault) {
+    line = `Livery cannot use the database (${where}): ${error.message}`;
+  } else if (isUnavailable(cause) || isUnavailable(error)) {
+    line = `Livery cannot reach the database (${where}): ${describeDriverError(cause)}`;
+  } else if (fault !== undefined || (typeof code === 'string' && FILE_FAULTS.has(code))) {
+    // SQLite's "unable to open database file" does not say why; the file check often can.
+    const why =
+      (config.database.dialect === 'sqlite'
+        ? await sqliteFileProblem(config.database.filename).catch(() => undefined)
+        : undefined) ?? fault;
+    const driver = describeDriverError(cause);
+    line = `Livery cannot use the database (${where}): ${why === undefined ? driver : `${why} (${driver})`}`;
+  } else {
+    return;
+  }
+  process.stderr.write(`${line}\n`);
+  await db?.destroy().catch(() => {});
+  process.exit(1);
 }
 
 function loadConfigOrExit(): Config {

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { translateDriverError } from '../db/errors.js';
+import type { DatabaseConfig } from '../config.js';
+import { sqliteFileProblem } from '../db/environment-check.js';
+import { DatabaseFault, translateDriverError } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { MethodIndex } from './method-index.js';
 import { describeValidationErrors } from './validation-errors.js';
@@ -14,9 +16,14 @@ export function errorBody(code: number, message: string) {
  * client errors (bad JSON, wrong media type, body too large, validation) keep theirs with a
  * clearer message; anything else is our bug: a generic 500, details in the log only.
  */
-export function installErrorHandlers(app: FastifyInstance, methods: MethodIndex): void {
+export function installErrorHandlers(
+  app: FastifyInstance,
+  methods: MethodIndex,
+  database?: DatabaseConfig,
+): void {
   app.setErrorHandler((raw: FastifyError | AppError | Error, request, reply) => {
     const error = translateDriverError(raw) as FastifyError | AppError | Error;
+    if (error instanceof DatabaseFault) return sendDatabaseFault(error, request, reply, database);
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return send(reply, error.statusCode, error.message);
@@ -51,6 +58,27 @@ export function installErrorHandlers(app: FastifyInstance, methods: MethodIndex)
     }
     return send(reply, 404, `No route ${request.method} ${path}`);
   });
+}
+
+/**
+ * A 503 with Retry-After; the client hears only that the database is unavailable, the log gets
+ * one line with the real cause (e.g. "the database file is read-only (/path)" where SQLite says
+ * "disk I/O error"), at warn for transient faults and error for those an operator must cure.
+ */
+async function sendDatabaseFault(
+  fault: DatabaseFault,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  database: DatabaseConfig | undefined,
+) {
+  const found =
+    fault.aboutSqliteFile && database?.dialect === 'sqlite' && database.filename !== ':memory:'
+      ? await sqliteFileProblem(database.filename).catch(() => undefined)
+      : undefined;
+  const reason = found === undefined ? fault.reason : `${found}: ${fault.reason}`;
+  request.log[fault.severity]({ reason }, `database fault: ${reason}`);
+  for (const [name, value] of Object.entries(fault.headers)) reply.header(name, value);
+  return send(reply, fault.statusCode, fault.message);
 }
 
 function send(reply: FastifyReply, status: number, message: string) {

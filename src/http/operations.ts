@@ -22,7 +22,7 @@ export async function installOperations(
   app: FastifyInstance,
   { config, db }: { config: Config; db: Db },
 ): Promise<void> {
-  installReadiness(app, db);
+  installReadiness(app, db, config.database);
   installMetrics(app, db);
   await installPressure(app, config, PRESSURE_EXEMPT);
 }
