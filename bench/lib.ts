@@ -20,6 +20,31 @@ export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const MIB = 1024 * 1024;
 
+/**
+ * Where the processes run. On a machine with at least two CPUs (and `taskset`, util-linux), every
+ * server a benchmark starts runs on CPU 0 and the benchmark's own process, autocannon included
+ * (it runs in this process, no workers), on CPU 1: the load generator then takes nothing from
+ * the server's CPU, and the ceiling measures the server, not the client. BENCH_PIN=0 turns it
+ * off. On one CPU nothing is pinned and the report says so. The database server (PostgreSQL) is
+ * not ours to pin: it runs wherever the kernel puts it.
+ */
+export const PINNED: boolean = pinning();
+
+function pinning(): boolean {
+  if (process.env.BENCH_PIN === '0' || cpus().length < 2) return false;
+  if (spawnSync('taskset', ['-V']).status !== 0) return false;
+  // -a: every thread of this process (libuv's pool, V8's); the children it spawns inherit it.
+  const self = spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
+  return self.status === 0;
+}
+
+/** How the run was placed, for the report header. */
+export function placement(): string {
+  return PINNED
+    ? 'servers pinned to CPU 0, load generator to CPU 1 (taskset)'
+    : `NOT PINNED (${cpus().length < 2 ? 'one CPU' : process.env.BENCH_PIN === '0' ? 'BENCH_PIN=0' : 'no taskset'}): the load generator shares the server's CPU`;
+}
+
 export interface Measure {
   rps: number;
   /** Latency percentiles in ms, from every 2xx response (autocannon's own are whole ms). */
@@ -140,7 +165,10 @@ export async function start(
   logFile: string,
 ): Promise<ChildProcess> {
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, {
+  // taskset execs node in place: the child's pid is the server's, for its /proc figures.
+  const command = PINNED ? 'taskset' : process.execPath;
+  const argv = PINNED ? ['-c', '0', process.execPath, ...args] : args;
+  const child = spawn(command, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', log, log],
@@ -299,7 +327,7 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 /** The machine, for the report header. */
 export function machine(): string {
-  return `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}`;
+  return `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${placement()}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -74,7 +74,10 @@ async function main(): Promise<void> {
             };
     await measure(options, 2, 16); // warm-up
     const m = await measure(options, SECONDS, 16, child.pid);
-    process.stdout.write(`${KIND.toUpperCase()} ${m.rps.toFixed(0)} req/s under the profiler\n`);
+    process.stdout.write(
+      `${KIND.toUpperCase()} ${m.rps.toFixed(0)} req/s under the profiler, ` +
+        `server CPU ${m.cpuPerRequest} µs/request (${m.requests} requests)\n`,
+    );
   } finally {
     await stop(child);
   }

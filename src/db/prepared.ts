@@ -49,11 +49,21 @@ export function prepareCached<Row, Args extends string[], Result>(
   build: (...args: Args) => Compilable<Row>,
   map: (rows: Row[]) => Result,
   maxEntries = 10_000,
-): (...args: Args) => Promise<Result> {
+): CachedQuery<Args, Result> {
   const run = prepare(db, build);
   const cache = new GenerationCache<Result>(db, maxEntries);
-  return async (...args) => cache.get(args.join('\u0000'), async () => map(await run(...args)));
+  const query = (...args: Args) =>
+    cache.get(args.join('\u0000'), async () => map(await run(...args)));
+  return Object.assign(query, { peek: (...args: Args) => cache.peek(args.join('\u0000')) });
 }
+
+/** What `peek` answers when the value is not kept (or the generation cannot be known). */
+export const MISS: unique symbol = Symbol('not cached');
+
+/** A cached query; `peek` answers a kept, current result synchronously, or MISS. */
+export type CachedQuery<Args extends string[], Result> = ((...args: Args) => Promise<Result>) & {
+  peek: (...args: Args) => Result | typeof MISS;
+};
 
 /**
  * Values kept while the database generation is unchanged (see prepareCached): any commit, by
@@ -71,6 +81,19 @@ export class GenerationCache<V> {
     private readonly policy: { valid?: (value: V) => boolean; keep?: (value: V) => boolean } = {},
   ) {
     this.generation = generationOf(db);
+  }
+
+  /**
+   * The kept value of `key` if it is current, without waiting: hot paths answer a hit with no
+   * promise at all (a GET's token and customization), and call `get` on MISS.
+   */
+  peek(key: string): V | typeof MISS {
+    const current = this.generation();
+    if (current === undefined) return MISS;
+    const hit = this.entries.get(key);
+    const { valid } = this.policy;
+    if (hit?.generation === current && (valid === undefined || valid(hit.value))) return hit.value;
+    return MISS;
   }
 
   async get(key: string, make: () => Promise<V>): Promise<V> {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { sendAtEndOfTurn } from '../../http/coalesce-writes.js';
 import {
   ifMatch,
   ifNoneMatchHits,
@@ -121,10 +122,18 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         response: responses({ 200: SettingsSchema, 304: NoContent('Not modified') }, [400]),
       },
     },
-    async (request, reply) => {
+    // Not async: a variant kept in memory is answered without a promise (the hot read), with
+    // the other answers of this event-loop turn (http/coalesce-writes.ts).
+    (request, reply) => {
       const { organizationId, siteId, siteSpaceId } = request.params;
-      const representation = await customization.getVariant(organizationId, siteId, siteSpaceId);
-      return sendRead(request, reply, representation);
+      const kept = customization.peekVariant(organizationId, siteId, siteSpaceId);
+      if (kept !== undefined) {
+        sendAtEndOfTurn(reply, () => sendRead(request, reply, kept));
+        return; // the reply is this handler's: Fastify sends nothing more
+      }
+      return customization
+        .getVariant(organizationId, siteId, siteSpaceId)
+        .then((representation) => sendRead(request, reply, representation));
     },
   );
 

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { MISS } from '../../db/prepared.js';
 import { notFound, preconditionFailed } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Precondition, Representation } from '../../versioned.js';
@@ -83,6 +84,15 @@ export class CustomizationService {
     return this.variantRepresentation(
       await requireVariant(this.repo, organizationId, siteId, siteSpaceId),
     );
+  }
+
+  /**
+   * getVariant's answer without waiting when the variant's record is kept and current in memory;
+   * undefined when it must be read (or does not exist: getVariant says which 404).
+   */
+  peekVariant(organizationId: string, siteId: string, siteSpaceId: string) {
+    const record = this.repo.peekVariant(organizationId, siteId, siteSpaceId);
+    return record === MISS || record === undefined ? undefined : this.variantRepresentation(record);
   }
 
   /** Merges the body into the stored override; returns the new effective settings. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { lockBootstrap } from '../../db/dialect.js';
-import { prepareCached } from '../../db/prepared.js';
+import { type MISS, prepareCached } from '../../db/prepared.js';
 import type { ApiTokenRow, MembershipRow, OrganizationRow, UserRow } from '../../db/schema.js';
 import { afterCursor, keysetPage, type PageRequest } from '../../http/pagination.js';
 
@@ -96,6 +96,13 @@ export class IdentityRepository {
     return organizationId === undefined
       ? this.activeToken(hash)
       : this.activeTokenWithRole(hash, organizationId);
+  }
+
+  /** findActiveToken's answer if it is kept and current (no waiting), else MISS. */
+  peekActiveToken(hash: string, organizationId?: string): ActiveToken | undefined | typeof MISS {
+    return organizationId === undefined
+      ? this.activeToken.peek(hash)
+      : this.activeTokenWithRole.peek(hash, organizationId);
   }
 
   async findUser(id: string): Promise<UserRow | undefined> {

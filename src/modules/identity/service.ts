@@ -1,10 +1,11 @@
+import { MISS } from '../../db/prepared.js';
 import type { ApiTokenRow, OrganizationRow, UserRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
 import { roleMayCall } from './record-permissions.js';
-import type { IdentityRepository } from './repository.js';
+import type { ActiveToken, IdentityRepository } from './repository.js';
 import type { Organization, User } from './schemas.js';
 import { generateToken, hashToken, sameHash } from './tokens.js';
 
@@ -21,6 +22,12 @@ export interface NewToken {
   scopes?: readonly string[] | undefined;
   /** ISO-8601 time after which the token is refused. */
   expiresAt?: string | undefined;
+}
+
+/** An authenticated token: its principal and the role asked about. Shared: do not modify. */
+export interface Authenticated {
+  readonly principal: Principal;
+  readonly role: string | undefined;
 }
 
 /** A token's last use is written at most this often (not a write per request). */
@@ -50,22 +57,44 @@ export class IdentityService {
    * The principal of a presented token (undefined if it is unknown or revoked) and, when an
    * organization is named, the principal's role in it (undefined for a non-member). One query.
    */
-  async authenticate(
+  async authenticate(token: string, organizationId?: string): Promise<Authenticated | undefined> {
+    const hash = hashToken(token);
+    return this.admit(hash, await this.repo.findActiveToken(hash, organizationId));
+  }
+
+  /**
+   * `authenticate`, answered without waiting when the token's row is kept and current in memory
+   * (the same checks: a revoked token's row changes the database generation, so it is read
+   * again); MISS when it would have to be read, then call `authenticate`.
+   */
+  authenticateCached(
     token: string,
     organizationId?: string,
-  ): Promise<{ principal: Principal; role: string | undefined } | undefined> {
+  ): Authenticated | undefined | typeof MISS {
     const hash = hashToken(token);
-    const found = await this.repo.findActiveToken(hash, organizationId);
+    const found = this.repo.peekActiveToken(hash, organizationId);
+    return found === MISS ? MISS : this.admit(hash, found);
+  }
+
+  /** The principal of a kept row, one object per row: made once, not on every request. */
+  private readonly principals = new WeakMap<ActiveToken, Authenticated>();
+
+  private admit(hash: string, found: ActiveToken | undefined): Authenticated | undefined {
     // The lookup is by hash already; the constant-time check keeps the comparison itself from
     // ever depending on how much of a guess was right.
     if (found === undefined || !sameHash(found.hash, hash)) return undefined;
     const at = Date.now();
     if (found.expiresAt !== null && found.expiresAt <= at) return undefined;
     this.recordUse(found.id, found.lastUsedAt, at);
-    return {
-      principal: { userId: found.userId, tokenId: found.id, scopes: found.scopes },
-      role: found.role,
-    };
+    let authenticated = this.principals.get(found);
+    if (authenticated === undefined) {
+      authenticated = Object.freeze({
+        principal: Object.freeze({ userId: found.userId, tokenId: found.id, scopes: found.scopes }),
+        role: found.role,
+      });
+      this.principals.set(found, authenticated);
+    }
+    return authenticated;
   }
 
   /** When this process last wrote each token's use (the stored time lags until that commits). */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendAtEndOfTurn } from '../../http/coalesce-writes.js';
 import { sendJsonText } from '../../http/json-text.js';
 import { responses } from '../../http/schemas.js';
 import { LookupBodySchema, LookupSchema } from './schemas.js';
@@ -22,9 +23,16 @@ export const urlRoutes: FastifyPluginAsyncTypebox<{ lookup: UrlLookupService }> 
         response: responses({ 200: LookupSchema }, [400, 413, 415]),
       },
     },
-    async (request, reply) => {
+    // Not async: a kept answer is sent without a promise, with the other answers of this
+    // event-loop turn (http/coalesce-writes.ts), as the customization GET is.
+    (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return sendJsonText(reply, await lookup.resolveJson(request.body));
+      const kept = lookup.peekJson(request.body);
+      if (kept !== undefined) {
+        sendAtEndOfTurn(reply, () => sendJsonText(reply, kept));
+        return;
+      }
+      return lookup.resolveJson(request.body).then((json) => sendJsonText(reply, json));
     },
   );
 };

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { GenerationCache } from '../../db/prepared.js';
+import { GenerationCache, MISS } from '../../db/prepared.js';
 import { AppError, badRequest } from '../../errors.js';
 import { hashToken } from '../identity/tokens.js';
 import { locateVariant } from '../published/address.js';
@@ -68,6 +68,13 @@ export class UrlLookupService {
       valid: (answer) => Date.now() < answer.until,
       keep: (answer) => answer.shareable,
     });
+  }
+
+  /** resolveJson's answer if it is kept and current (no waiting), else undefined. */
+  peekJson(input: LookupInput): string | undefined {
+    if (input.visitor?.jwtToken !== undefined) return undefined;
+    const kept = this.answers.peek(`${input.url}\u0000${input.visitor?.type}`);
+    return kept === MISS ? undefined : kept.json;
   }
 
   /** The lookup's answer as JSON text, from the kept answers when it may be. */
