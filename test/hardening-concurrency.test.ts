@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createSite, createTestApp, expectStatus, type TestContext } from './helpers/app.js';
+import {
+  createSite,
+  createTestApp,
+  expectError,
+  expectStatus,
+  type TestContext,
+} from './helpers/app.js';
 import { BACKEND } from './helpers/backend.js';
 
 // Issue 16, D4 and D5: races between writes that each read a site's or space's rows and decide
@@ -134,6 +140,38 @@ describe(`hardening: racing writes keep their invariants (${BACKEND})`, () => {
         all.filter((row) => row.default).map((row) => row.id),
         [site.siteSpaceIds[3]],
       );
+    }
+  });
+
+  test('a space deleted while it is added to a site, or a variant moved to it: 400 or 409, never a 5xx', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const site = await createSite(t, 1);
+      const [toAdd, toMove] = [await newSpace(), await newSpace()];
+      const [added, deletedAdded, moved, deletedMoved] = await Promise.all([
+        t.request({ method: 'POST', url: `${site.base}/site-spaces`, payload: { spaceId: toAdd } }),
+        t.request({ method: 'DELETE', url: `/v1/spaces/${toAdd}` }),
+        t.request({
+          method: 'PATCH',
+          url: `${site.base}/site-spaces/${site.siteSpaceIds[0]}`,
+          payload: { spaceId: toMove },
+        }),
+        t.request({ method: 'DELETE', url: `/v1/spaces/${toMove}` }),
+      ]);
+      // Either the variant got the space first (the delete then refuses: a site shows it), or
+      // the delete went first (the space is unknown to the add or the move).
+      for (const [change, deleted] of [
+        [added, deletedAdded],
+        [moved, deletedMoved],
+      ] as const) {
+        const pair = `round ${round}: ${change.statusCode} ${change.body} / ${deleted.statusCode} ${deleted.body}`;
+        if (deleted.statusCode === 205) {
+          assert.equal(change.statusCode, 400, pair);
+          assert.match(expectError(change, 400), /body\.spaceId: no space/, pair);
+        } else {
+          assert.ok(change.statusCode === 200 || change.statusCode === 201, pair);
+          assert.match(expectError(deleted, 409), /is shown by site/, pair);
+        }
+      }
     }
   });
 });

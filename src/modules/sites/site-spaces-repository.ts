@@ -68,7 +68,7 @@ export class SiteSpacesRepository {
     siteId: string,
     build: (slots: SiteSpaceSlots) => SiteSpaceRow,
     newSpace?: SpaceRow,
-  ): Promise<SiteSpaceRow | undefined> {
+  ): Promise<SiteSpaceRow | undefined | 'space-missing'> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await lockSite(trx, siteId))) return undefined;
       const rows = await trx
@@ -84,6 +84,11 @@ export class SiteSpacesRepository {
       if (newSpace !== undefined) {
         await trx.insertInto('spaces').values(newSpace).execute();
         await trx.insertInto('revisions').values(initialRevisionRow(newSpace)).execute();
+      } else if (!(await lockSpace(trx, row.space_id))) {
+        // Deleted since the service checked it: locked here, a delete either waits for this
+        // transaction and then refuses (a site shows the space) or went first, and the space
+        // is reported missing rather than failing the insert on its foreign key.
+        return 'space-missing';
       }
       await trx.insertInto('site_spaces').values(row).execute();
       return row;
@@ -150,7 +155,9 @@ export class SiteSpacesRepository {
     siteId: string,
     siteSpaceId: string,
     change: SiteSpaceUpdate,
-  ): Promise<{ outcome: 'missing' | 'updated' } | { outcome: 'path-taken'; holder: string }> {
+  ): Promise<
+    { outcome: 'missing' | 'space-missing' | 'updated' } | { outcome: 'path-taken'; holder: string }
+  > {
     return this.db.transaction().execute(async (trx) => {
       const row = await lockRows(
         trx,
@@ -162,6 +169,10 @@ export class SiteSpacesRepository {
         'site_spaces',
       ).executeTakeFirst();
       if (row === undefined) return { outcome: 'missing' as const };
+      // As in insertSiteSpace: the new space may have been deleted since the service's check.
+      if (change.space_id !== undefined && !(await lockSpace(trx, change.space_id))) {
+        return { outcome: 'space-missing' as const };
+      }
       if (change.path !== undefined) {
         const holder = await trx
           .selectFrom('site_spaces')
@@ -218,6 +229,15 @@ export class SiteSpacesRepository {
  * other writers): the one lock that orders every change of a site's default variant. False when
  * there is no such site.
  */
+async function lockSpace(trx: Db, spaceId: string): Promise<boolean> {
+  const space = await lockRows(
+    trx,
+    trx.selectFrom('spaces').select('id').where('id', '=', spaceId),
+    'spaces',
+  ).executeTakeFirst();
+  return space !== undefined;
+}
+
 async function lockSite(trx: Db, siteId: string): Promise<boolean> {
   const site = await lockRows(
     trx,

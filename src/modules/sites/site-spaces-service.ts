@@ -66,6 +66,7 @@ export class SiteSpacesService {
           newSpace,
         );
         if (row === undefined) throw notFound('site', siteId);
+        if (row === 'space-missing') throw missingSpace(spaceId ?? space.id);
         const added = { ...row, space };
         return (await this.presenter(site, [added]))(added, role);
       } catch (error) {
@@ -136,6 +137,7 @@ export class SiteSpacesService {
       throw error;
     }
     if (result.outcome === 'missing') throw notFound('site-space', siteSpaceId);
+    if (result.outcome === 'space-missing') throw missingSpace(input.spaceId ?? '');
     if (result.outcome === 'path-taken') throw pathTaken(input.path, result.holder);
     const row = await this.repo.find(siteId, siteSpaceId);
     if (row === undefined) throw notFound('site-space', siteSpaceId);
@@ -158,9 +160,7 @@ export class SiteSpacesService {
 
   private async requireSpace(organizationId: string, spaceId: string, field = 'body.spaceId') {
     const space = await this.spaces.findInOrganization(spaceId, organizationId);
-    if (space === undefined) {
-      throw badRequest(`${field}: no space ${JSON.stringify(spaceId)} in this organization`);
-    }
+    if (space === undefined) throw missingSpace(spaceId, field);
     return space;
   }
 
@@ -204,3 +204,6 @@ function pathTaken(path: string | undefined, holder?: string) {
     `body.path: ${JSON.stringify(path)} is already the path of ${holder === undefined ? 'another site-space' : `site-space ${holder}`} of this site`,
   );
 }
+
+const missingSpace = (spaceId: string, field = 'body.spaceId') =>
+  badRequest(`${field}: no space ${JSON.stringify(spaceId)} in this organization`);
