@@ -146,16 +146,29 @@ class ChangeListener {
    * since the one in flight may have been sent before that caller's commit.
    */
   fence(): Promise<void> {
-    if (this.inFlight === undefined) return this.startRound();
-    this.next ??= this.inFlight.then(() => {
-      this.next = undefined;
-      return this.startRound();
-    });
+    if (this.inFlight === undefined) {
+      this.next ??= this.startRoundAtEndOfPoll();
+      return this.next;
+    }
+    this.next ??= this.inFlight.then(() => this.startRoundAtEndOfPoll());
     return this.next;
   }
 
   private inFlight: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+
+  /**
+   * A round starts at the end of the event loop's poll phase (setImmediate), not at once: the
+   * requests read in the same phase, after the one that asked first, then share its round
+   * instead of waiting for the next one. Each round is a write to PostgreSQL that wakes its
+   * backend, the largest cost a GET has beyond SQLite's (docs/BENCHMARKS.md, issue 16).
+   */
+  private startRoundAtEndOfPoll(): Promise<void> {
+    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.next = undefined;
+      return this.startRound();
+    });
+  }
 
   private startRound(): Promise<void> {
     const round: Promise<void> = this.roundTrip().finally(() => {
