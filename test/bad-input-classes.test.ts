@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, expectError, expectStatus, type TestContext } from './helpers/app.js';
+import { apiOperations, PROTOTYPE_NAMES } from './helpers/openapi-operations.js';
 import {
   assertPlain404,
   type PublishedSite,
@@ -24,31 +25,14 @@ let idempotent: { method: string; path: string }[];
 before(async () => {
   t = await createTestApp();
   site = await publishedSite(t, 'docs');
-  const spec = expectStatus(await t.app.inject({ method: 'GET', url: '/openapi.json' }), 200);
-  const operations = Object.entries(
-    spec.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>,
-  ).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-      .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
-  );
-  routes = operations.map(({ method, path }) => ({ method, path }));
+  const operations = await apiOperations(t);
+  routes = operations.map(({ method, path }) => ({ method: method.toUpperCase(), path }));
   idempotent = operations
-    .filter(({ op }) => op.parameters?.some((p) => p.name === 'Idempotency-Key'))
-    .map(({ method, path }) => ({ method, path }));
+    .filter(({ parameters }) => parameters.some((p) => p.name === 'Idempotency-Key'))
+    .map(({ method, path }) => ({ method: method.toUpperCase(), path }));
 });
 after(async () => t.close());
 
-const PROTOTYPE_NAMES = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'prototype',
-  'isPrototypeOf',
-  '__defineGetter__',
-];
 const NUL_MESSAGE = / must not contain the NUL character \(U\+0000\)$/;
 
 /** Every path parameter of an OpenAPI path replaced by `value` (encoded). */

@@ -4,6 +4,12 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, expectStatus, type TestContext } from './helpers/app.js';
 import { openChangeRequest } from './helpers/content.js';
+import {
+  type ApiOperation,
+  apiOperations,
+  PROTOTYPE_NAMES,
+  type Schema,
+} from './helpers/openapi-operations.js';
 import { publishedSite } from './helpers/published.js';
 
 /**
@@ -19,17 +25,12 @@ import { publishedSite } from './helpers/published.js';
  */
 /** Runs per operation; BAD_INPUT_RUNS=200 for a longer hunt. */
 const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 12);
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
 interface Operation {
-  method: (typeof METHODS)[number];
+  method: ApiOperation['method'];
   path: string;
   query: string[];
-  /** The JSON Schema of the request body, when the operation takes one. */
   bodySchema: Schema | undefined;
 }
-
-type Schema = Record<string, unknown>;
 
 let t: TestContext;
 let operations: Operation[];
@@ -65,35 +66,17 @@ before(async () => {
     inviteId: [await created('POST', `/v1/orgs/${t.orgId}/link-invites`, { role: 'read' })],
     shareLinkId: [await created('POST', `${site.base}/share-links`, { name: 'Link' })],
   });
-  const spec = expectStatus(await t.app.inject({ method: 'GET', url: '/openapi.json' }), 200);
-  type Op = {
-    parameters?: { name: string; in: string }[];
-    requestBody?: { content?: Record<string, { schema?: Schema }> };
-  };
-  operations = Object.entries(spec.paths as Record<string, Record<string, Op>>)
-    .flatMap(([path, item]) =>
-      METHODS.filter((m) => item[m] !== undefined).map((method) => {
-        const op = item[method] as Op;
-        const query = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-        const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-        return { method, path, query, bodySchema };
-      }),
-    )
-    .sort((a, b) => METHODS.indexOf(a.method) - METHODS.indexOf(b.method));
+  operations = (await apiOperations(t)).map(({ method, path, parameters, bodySchema }) => ({
+    method,
+    path,
+    query: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+    bodySchema,
+  }));
 });
 after(async () => t.close());
 
 // ---------------------------------------------------------------------------------------------
 // Generators
-
-const PROTOTYPE_NAMES = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'prototype',
-];
 
 /** Text no well-behaved client sends. */
 const oddText = fc.oneof(

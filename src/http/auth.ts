@@ -152,21 +152,26 @@ function bearerAuth(
     if (organizationId === undefined && spaceId !== undefined) {
       return spaceOrganization(spaceId).then(async (organization) => {
         const found = await identity.authenticate(token, organization);
-        admit(request, permission, found, organization, 'space', spaceId);
+        admit(request, permission, found, organization, { kind: 'space', id: spaceId });
       });
     }
+    const named: Named =
+      organizationId === undefined ? undefined : { kind: 'organization', id: organizationId };
     const cached = identity.authenticateCached(token, organizationId);
-    if (cached !== MISS) return admit(request, permission, cached, organizationId, 'organization');
+    if (cached !== MISS) return admit(request, permission, cached, organizationId, named);
     return identity.authenticate(token, organizationId).then((found) => {
-      admit(request, permission, found, organizationId, 'organization');
+      admit(request, permission, found, organizationId, named);
     });
   };
 }
 
+/** What the path names: its 404 refuses a non-member. */
+type Named = { kind: 'organization' | 'space'; id: string } | undefined;
+
 /**
- * After authentication: the principal and role of the request, or the refusal. `named` is what
- * the path names (its 404 is built only when thrown: an Error captures a stack trace, which cost
- * ~8% of a GET's CPU when it was built on every request).
+ * After authentication: the principal and role of the request, or the refusal. The 404 of what
+ * the path names is built only when thrown: an Error captures a stack trace, which cost ~8% of a
+ * GET's CPU when it was built on every request.
  */
 function admit(
   request: FastifyRequest,
@@ -174,32 +179,27 @@ function admit(
   permission: Permission | undefined,
   found: Authenticated | undefined,
   organizationId: string | undefined,
-  named: 'organization' | 'space',
-  spaceId?: string,
+  named: Named,
 ): undefined {
   if (found === undefined) throw invalidToken();
-  const params = request.params as { organizationId?: string; spaceId?: string };
   request.principal = found.principal;
-  if (named === 'space' || organizationId !== undefined) {
+  if (named !== undefined) {
     // Not a member, or no such thing: the same 404, so ids of others are never confirmed.
     // Operations open to non-members (role null: joining with an invite) go on without a role.
     if (found.role !== undefined) request.memberRole = found.role;
     else if (organizationId === undefined || permission?.role !== null) {
-      throw named === 'space'
-        ? notFound('space', spaceId ?? '')
-        : notFound('organization', organizationId ?? '');
+      throw notFound(named.kind, named.id);
     }
   }
   // A space named by the path is, to a member who sees no spaces (a guest), as unknown as to a
   // stranger: a 403 would confirm that it exists (issue 16).
   if (
-    params.organizationId === undefined &&
-    params.spaceId !== undefined &&
+    named?.kind === 'space' &&
     found.role !== undefined &&
     permission?.role !== null &&
     !seesSpaces(found.role)
   ) {
-    throw notFound('space', params.spaceId);
+    throw notFound('space', named.id);
   }
   if (permission !== undefined) demand(request, permission);
   return undefined;

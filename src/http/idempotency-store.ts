@@ -51,21 +51,22 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The canonical JSON of a value: object keys sorted (by UTF-16 code units), no whitespace, arrays
- * in order, so two bodies that differ only in key order or spacing have the same text. Written
- * out piece by piece to `write`, without recursion: the JSON parser accepts bodies nested far
- * deeper (a 1 MiB body holds 500,000 levels) than the call stack would.
+ * in order, so two bodies that differ only in key order or spacing have the same text. Built
+ * without recursion: the JSON parser accepts bodies nested far deeper (a 1 MiB body holds
+ * 500,000 levels) than the call stack would.
  */
-export function writeCanonicalJson(value: unknown, write: (text: string) => void): void {
+export function canonicalJson(value: unknown): string {
+  const pieces: string[] = [];
   // Work left to do, last first: a value to write, or punctuation (a string).
   const stack: ({ value: unknown } | string)[] = [{ value }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if (typeof item === 'string') {
-      write(item);
+      pieces.push(item);
       continue;
     }
     const current = item.value;
     if (Array.isArray(current)) {
-      write('[');
+      pieces.push('[');
       stack.push(']');
       for (let i = current.length - 1; i >= 0; i--) {
         stack.push({ value: current[i] });
@@ -76,7 +77,7 @@ export function writeCanonicalJson(value: unknown, write: (text: string) => void
       const keys = Object.keys(record)
         .sort()
         .filter((key) => record[key] !== undefined);
-      write('{');
+      pieces.push('{');
       stack.push('}');
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
@@ -84,17 +85,10 @@ export function writeCanonicalJson(value: unknown, write: (text: string) => void
         stack.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`);
       }
     } else {
-      write(JSON.stringify(current) ?? 'null');
+      pieces.push(JSON.stringify(current) ?? 'null');
     }
   }
-}
-
-export function canonicalJson(value: unknown): string {
-  let text = '';
-  writeCanonicalJson(value, (piece) => {
-    text += piece;
-  });
-  return text;
+  return pieces.join('');
 }
 
 /** Hex SHA-256 of a parsed body's canonical JSON; no body counts as `null`. */
