@@ -17,11 +17,16 @@ import { registerOpenApi } from './http/openapi.js';
 import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
 import { requestIdFrom } from './http/request-id.js';
 import { installValidators } from './http/validation.js';
+import { AuditRepository } from './modules/audit/repository.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { AuditService } from './modules/audit/service.js';
 import { changeRequestRoutes } from './modules/content/change-request-routes.js';
 import { ChangeRequestsService } from './modules/content/change-requests-service.js';
 import { ContentRepository } from './modules/content/repository.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { ContentService } from './modules/content/service.js';
+import { customizationHistoryRoutes } from './modules/customization/history-routes.js';
+import { CustomizationHistoryService } from './modules/customization/history-service.js';
 import { CustomizationRepository } from './modules/customization/repository.js';
 import { customizationRoutes } from './modules/customization/routes.js';
 import { CustomizationService } from './modules/customization/service.js';
@@ -91,7 +96,10 @@ export function buildServices({ config, db }: AppDependencies) {
   const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
-  const customization = new CustomizationService(new CustomizationRepository(db));
+  const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
+  const customization = new CustomizationService(customizationRepository);
+  const customizationHistory = new CustomizationHistoryService(customizationRepository);
+  const audit = new AuditService(new AuditRepository(db), config.auditLogKeepDays);
   const tokens = new TokensService(identity, urls);
   const members = new MembersService(new MembersRepository(db), identity, spaces);
   const teams = new TeamsService(new TeamsRepository(db), members);
@@ -146,6 +154,7 @@ export function buildServices({ config, db }: AppDependencies) {
     urls,
   });
   return {
+    audit,
     siteTokenKeys,
     siteTokens,
     siteTokenGate,
@@ -164,6 +173,7 @@ export function buildServices({ config, db }: AppDependencies) {
     shareLinks,
     publishingAuth,
     customization,
+    customizationHistory,
     tokens,
     members,
     teams,
@@ -234,6 +244,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await installOperations(app, deps);
   const services = buildServices(deps);
   installRevalidation(app, config, deps.db);
+  // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).
+  app.addHook('onReady', (done) => {
+    services.audit.start((error) => app.log.warn({ err: error }, 'audit log pruning failed'));
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    services.audit.stop();
+    done();
+  });
 
   app.get(
     '/healthz',
@@ -277,6 +296,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(tokenRoutes, { tokens: services.tokens });
       await v1.register(membersRoutes, { members: services.members });
       await v1.register(teamsRoutes, { teams: services.teams, urls: services.urls });
+      await v1.register(auditRoutes, { audit: services.audit });
       await v1.register(invitesRoutes, { invites: services.invites, identity: services.identity });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {
@@ -306,6 +326,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(customizationRoutes, {
         customization: services.customization,
         urls: services.urls,
+      });
+      await v1.register(customizationHistoryRoutes, {
+        customization: services.customization,
+        history: services.customizationHistory,
       });
       await v1.register(themeRoutes, {
         customization: services.customization,

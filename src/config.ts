@@ -19,6 +19,10 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long an email invite can be accepted (INVITE_TTL_DAYS, default 14). */
   readonly inviteTtlDays: number;
+  /** Revisions kept per site and per variant (CUSTOMIZATION_HISTORY_KEEP); 0: all (docs/history.md). */
+  readonly customizationHistoryKeep: number;
+  /** Days audit-log entries are kept (AUDIT_LOG_KEEP_DAYS, default 365); 0: forever. */
+  readonly auditLogKeepDays: number;
   /** Time allowed to receive a whole request (headers and body); 0: no limit. */
   readonly requestTimeoutMs: number;
   /** Load shedding (503) above these; 0 disables each check. */
@@ -183,6 +187,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
   const rateLimitPerMinute = upTo('RATE_LIMIT_PER_MINUTE', '1200', 1_000_000_000);
   const inviteTtlDays = upTo('INVITE_TTL_DAYS', '14', 3650);
+  const customizationHistoryKeep = upTo('CUSTOMIZATION_HISTORY_KEEP', '0', 1_000_000_000);
+  const auditLogKeepDays = upTo('AUDIT_LOG_KEEP_DAYS', '365', 36_500);
   const requestTimeoutMs = upTo('REQUEST_TIMEOUT_MS', '30000', 3_600_000);
   const pressureMaxEventLoopDelayMs = upTo('PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '1000', 60_000);
   const pressureMaxHeapUsedMb = upTo('PRESSURE_MAX_HEAP_USED_MB', '0', 1_048_576);
@@ -210,6 +216,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownTimeoutMs: shutdownTimeoutMs as number,
     rateLimitPerMinute,
     inviteTtlDays,
+    customizationHistoryKeep,
+    auditLogKeepDays,
     requestTimeoutMs,
     pressureMaxEventLoopDelayMs,
     pressureMaxHeapUsedMb,

@@ -193,6 +193,7 @@ describe(`group commit (${BACKEND})`, () => {
         variant,
         patchOf(field, writer, 1) as never,
         always,
+        { userId: t.userId, tokenId: null },
       ),
     );
     await Promise.all(patches);
@@ -217,7 +218,23 @@ describe(`group commit (${BACKEND})`, () => {
         const record = await unit.readVariant(t.orgId, site.siteId, variant);
         assert.ok(record);
         const stored = JSON.parse(record.override ?? '{}') as Record<string, unknown>;
-        await unit.writeOverride(record, JSON.stringify({ ...stored, [title]: true }), 'now');
+        const json = JSON.stringify({ ...stored, [title]: true });
+        await unit.writeOverride(record, json, {
+          scope: variant,
+          at: new Date().toISOString(),
+          actor: { userId: t.userId, tokenId: null },
+          operation: 'patch',
+          etag: `"${title}"`,
+          document: json,
+          changes: [],
+          restoredFrom: null,
+          audit: {
+            organizationId: t.orgId,
+            action: 'customization.updated',
+            target: { kind: 'site-space', id: variant },
+            details: {},
+          },
+        });
         if (fail) throw new AppError(409, 'fails after writing');
       });
     const results = await Promise.allSettled([
@@ -236,6 +253,27 @@ describe(`group commit (${BACKEND})`, () => {
       .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(row.override ?? '{}'), { first: true, third: true });
     assert.equal(row.override_version, 2);
+    // The undone unit's revision and audit entry went with it; the numbers have no gap.
+    const revisions = await t.db
+      .selectFrom('customization_revisions')
+      .select(['number', 'etag'])
+      .where('scope', '=', variant)
+      .orderBy('number')
+      .execute();
+    assert.deepEqual(revisions, [
+      { number: 1, etag: '"first"' },
+      { number: 2, etag: '"third"' },
+    ]);
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('target_id', '=', variant)
+      .orderBy('details')
+      .execute();
+    assert.deepEqual(
+      audit.map((entry) => entry.details),
+      ['{"revision":1}', '{"revision":2}'],
+    );
   });
 
   test('a PATCH with a stale If-Match among concurrent PATCHes fails alone (412)', async () => {

@@ -1122,10 +1122,62 @@ const OPERATIONS: Operation[] = [
     },
   },
 
+  // Customization history (Livery): reads as reading customization, restores as writing it.
+  ...historyOperations('Site', () => `${f.base}/customization`, 'PUT'),
+  ...historyOperations(
+    'SiteSpace',
+    () => `${f.base}/site-spaces/${f.siteSpaceIds[1]}/customization`,
+    'PATCH',
+  ),
+  {
+    operationId: 'listOrganizationAuditLog',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/audit-log` }),
+  },
+
   // Share links and visitor authentication: site-keyed, and the deprecated space-keyed forms.
   ...siteAuthOperations('Site', () => f.base),
   ...siteAuthOperations('Space', () => `/v1/spaces/${f.spaceIds[0]}`),
 ];
+
+/** The four history operations of a customization; revision 1 is made by its owner first. */
+function historyOperations(
+  kind: 'Site' | 'SiteSpace',
+  customization: () => string,
+  write: 'PUT' | 'PATCH',
+): Operation[] {
+  const withRevision = async () => {
+    await owner(write, customization(), 200, { title: 'History' });
+    return `${customization()}/revisions`;
+  };
+  return [
+    {
+      operationId: `list${kind}CustomizationRevisions`,
+      method: 'GET',
+      success: 200,
+      call: async () => ({ url: await withRevision() }),
+    },
+    {
+      operationId: `get${kind}CustomizationRevision`,
+      method: 'GET',
+      success: 200,
+      call: async () => ({ url: `${await withRevision()}/1` }),
+    },
+    {
+      operationId: `compare${kind}CustomizationRevisions`,
+      method: 'GET',
+      success: 200,
+      call: async () => ({ url: `${await withRevision()}/compare?from=0&to=1` }),
+    },
+    {
+      operationId: `restore${kind}CustomizationRevision`,
+      method: 'POST',
+      success: 200,
+      call: async () => ({ url: `${await withRevision()}/1/restore` }),
+    },
+  ];
+}
 
 /** What a member of `role` must get: the success status, or a 403 naming the role missing. */
 function expectation(op: Operation, role: OrgRole): { status: number; message?: string } {

@@ -1,4 +1,5 @@
 import {
+  type CompiledQuery,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
@@ -173,6 +174,7 @@ export class GroupCommit implements UnitRunner {
           if (isolate) await this.savepoint(tx, index);
           const unitTx = tx.withPlugin(watch);
           attachBatchMemo(unitTx, memo);
+          watches.set(unitTx, watch);
           let ok = false;
           try {
             const value = await job.work(unitTx);
@@ -250,6 +252,12 @@ class StatementWatch implements KyselyPlugin {
     return this.started === this.finished;
   }
 
+  /** A statement compiled beforehand (executeCompiled): counted, and taken as a write. */
+  begin(): void {
+    this.started += 1;
+    this.wrote = true;
+  }
+
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     this.started += 1;
     // Raw SQL may write; only a SELECT is known not to.
@@ -261,6 +269,18 @@ class StatementWatch implements KyselyPlugin {
     this.finished += 1;
     return args.result;
   }
+}
+
+const watches = new WeakMap<Tx, StatementWatch>();
+
+/**
+ * Runs a query compiled beforehand as a statement of the unit `tx` belongs to, for hot write
+ * paths: no building, no compiling. The unit's watch counts it as a write (its result is counted
+ * by the plugin as every statement's is).
+ */
+export function executeCompiled<R>(tx: Tx, query: CompiledQuery<R>) {
+  watches.get(tx)?.begin();
+  return tx.executeQuery(query);
 }
 
 const instances = new WeakMap<Db, GroupCommit>();

@@ -13,6 +13,7 @@ import * as m0009 from './migrations/0009_missing_initial_revisions.js';
 import * as m0010 from './migrations/0010_customization_0202.js';
 import * as m0011 from './migrations/0011_gitbook_0202_inputs.js';
 import * as m0012 from './migrations/0012_site_token_keys.js';
+import * as m0013 from './migrations/0013_history_and_audit.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0010_customization_0202': m0010,
   '0011_gitbook_0202_inputs': m0011,
   '0012_site_token_keys': m0012,
+  '0013_history_and_audit': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -39,7 +41,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * lock while it runs; on SQLite its transaction begins IMMEDIATE, which excludes other writers.
  */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider, ...(await migrationSchema(db)) });
+  const migrator = await createMigrator(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
@@ -47,6 +49,11 @@ export async function migrateToLatest(db: Db): Promise<void> {
     const reason = error instanceof Error ? `: ${error.message}` : '';
     throw new Error(`Database migration ${name} failed${reason}`, { cause: error });
   }
+}
+
+/** Kysely's migrator over Livery's migrations (tests use it to migrate down and up again). */
+export async function createMigrator(db: Db): Promise<Migrator> {
+  return new Migrator({ db, provider, ...(await migrationSchema(db)) });
 }
 
 /**

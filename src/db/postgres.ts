@@ -85,6 +85,10 @@ export class LiveryPostgres {
             const write = !/^\s*select\b/i.test(sql);
             if (write) this.writes += 1;
             try {
+              const name = NAMED.get(sql);
+              if (name !== undefined) {
+                return await client.query({ name, text: sql, values: parameters as unknown[] });
+              }
               return await client.query(sql, parameters as unknown[]);
             } finally {
               if (write) this.writes += 1;
@@ -224,4 +228,17 @@ class ChangeListener {
       lost();
     }
   }
+}
+
+/** SQL texts run as named prepared statements (see namePreparedStatement), by text. */
+const NAMED = new Map<string, string>();
+
+/**
+ * Runs `sql` as a named prepared statement from now on: PostgreSQL parses and plans it once per
+ * connection instead of on every execution. For the few long statements of hot write paths whose
+ * planning costs the database more than running them (customization/change-sql.ts). The text
+ * must be one compiled once (a constant), or the map would grow without bound.
+ */
+export function namePreparedStatement(sql: string): void {
+  if (!NAMED.has(sql)) NAMED.set(sql, `livery_${NAMED.size + 1}`);
 }

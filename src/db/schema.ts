@@ -23,9 +23,46 @@ export interface DatabaseSchema {
   page_feedbacks: PageFeedbackRow;
   page_view_days: PageViewDayRow;
   site_token_keys: SiteTokenKeyRow;
+  customization_revisions: CustomizationRevisionRow;
+  audit_log: AuditLogRow;
 }
 
 /** A key that signs site tokens (modules/site-tokens); retired keys still verify until expiry. */
+/**
+ * One change of a site's customization or of a variant's override (docs/history.md), recorded in
+ * the transaction of the change. Numbered 1, 2, … per `scope`; numbers are never reused.
+ */
+export interface CustomizationRevisionRow {
+  /** The site's id (site revisions) or the site-space's id (variant revisions). */
+  scope: string;
+  number: number;
+  created_at: string;
+  /** null: recorded by the migration that introduced history, for a change made before it. */
+  actor_user_id: string | null;
+  actor_token_id: string | null;
+  operation: 'put' | 'patch' | 'delete' | 'restore';
+  etag: string;
+  /** The stored document after the change (JSON): settings, an override, or null (no override). */
+  document: string | null;
+  /** JSON Patch (RFC 6902) from the previous revision's document to this one's. */
+  changes: string;
+  restored_from: number | null;
+}
+
+/** Who did what to an organization's sites and people (docs/history.md). */
+export interface AuditLogRow {
+  id: string;
+  organization_id: string;
+  at: string;
+  actor_user_id: string;
+  actor_token_id: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  /** JSON object: what changed, never a secret. */
+  details: string;
+}
+
 export interface SiteTokenKeyRow {
   id: string;
   secret: string;

@@ -1,10 +1,16 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { batchMemoOf } from '../../db/batch-memo.js';
 import type { Db } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
 import { groupCommitOf, type Tx } from '../../db/group-commit.js';
 import { type MISS, prepareCached } from '../../db/prepared.js';
-import type { DatabaseSchema } from '../../db/schema.js';
+import type { CustomizationRevisionRow, DatabaseSchema } from '../../db/schema.js';
+import {
+  type DocumentUpdate,
+  pruneRevisions,
+  type RecordedChange,
+  runChange,
+} from './change-sql.js';
 
 /** The stored customization of a site, with what its ETag and Last-Modified derive from. */
 export interface SiteCustomizationRecord {
@@ -88,7 +94,11 @@ export class CustomizationRepository {
   private readonly siteQuery;
   private readonly variantQuery;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Revisions kept per site and per variant (CUSTOMIZATION_HISTORY_KEEP); 0: all. */
+    private readonly keep = 0,
+  ) {
     this.siteQuery = prepareCached(
       db,
       (organizationId: string, siteId: string) => selectSite(db, organizationId, siteId),
@@ -127,9 +137,53 @@ export class CustomizationRepository {
 
   /** Runs a read-modify-write unit; its result is returned once it is durably committed. */
   update<T>(work: (unit: CustomizationUnit) => Promise<T>): Promise<T> {
-    return groupCommitOf(this.db).run((tx) => work(new CustomizationUnit(tx)));
+    return groupCommitOf(this.db).run((tx) => work(new CustomizationUnit(tx, this.keep)));
+  }
+
+  /** One page of a scope's revisions, newest first, without their documents. */
+  async listRevisions(scope: string, before: number | undefined, limit: number) {
+    const query = this.db.selectFrom('customization_revisions').where('scope', '=', scope);
+    const counted = await query.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const rows = await (before === undefined ? query : query.where('number', '<', before))
+      .select(SUMMARY_COLUMNS)
+      .orderBy('number', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return { rows, count: Number(counted.count) };
+  }
+
+  /** The document of the site's revision that produced `etag`, if it is kept. */
+  async siteDocumentByEtag(siteId: string, etag: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('customization_revisions')
+      .select('document')
+      .where('scope', '=', siteId)
+      .where('etag', '=', etag)
+      .executeTakeFirst();
+    return row?.document ?? undefined;
+  }
+
+  /** A revision with its documents, or undefined (never recorded, or pruned). */
+  getRevision(scope: string, number: number): Promise<CustomizationRevisionRow | undefined> {
+    return this.db
+      .selectFrom('customization_revisions')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('number', '=', number)
+      .executeTakeFirst();
   }
 }
+
+const SUMMARY_COLUMNS = [
+  'number',
+  'created_at',
+  'actor_user_id',
+  'actor_token_id',
+  'operation',
+  'etag',
+  'changes',
+  'restored_from',
+] as const;
 
 /** A variant's record as a unit of the batch read or wrote it (see readVariant). */
 interface KeptVariant {
@@ -144,8 +198,21 @@ const keptKey = (siteSpaceId: string) => `customization:variant:${siteSpaceId}`;
 export class CustomizationUnit {
   private readonly memo;
 
-  constructor(private readonly tx: Tx) {
+  constructor(
+    private readonly tx: Tx,
+    private readonly keep: number,
+  ) {
     this.memo = batchMemoOf(tx);
+  }
+
+  /** A revision's stored document, read inside the unit (a restore). */
+  async readRevision(scope: string, number: number) {
+    return this.tx
+      .selectFrom('customization_revisions')
+      .select(['document'])
+      .where('scope', '=', scope)
+      .where('number', '=', number)
+      .executeTakeFirst();
   }
 
   async readSite(organizationId: string, siteId: string) {
@@ -172,44 +239,43 @@ export class CustomizationUnit {
     return record;
   }
 
-  async writeSite(record: SiteCustomizationRecord, json: string, at: string): Promise<void> {
-    const result = await this.tx
-      .updateTable('sites')
-      .set({
-        customization: json,
-        customization_version: record.customizationVersion + 1,
-        customization_updated_at: at,
-      })
-      .where('id', '=', record.siteId)
-      .where('customization_version', '=', record.customizationVersion)
-      .executeTakeFirst();
-    assertOneRow(result.numUpdatedRows);
+  /** Stores a site's settings with its revision and audit entry; answers the revision's number. */
+  async writeSite(
+    record: SiteCustomizationRecord,
+    json: string,
+    change: RecordedChange,
+  ): Promise<number> {
+    const { siteId: id, customizationVersion: version } = record;
+    const number = await this.run({ table: 'sites', id, json, version }, change);
     this.memo?.clear(); // kept variants carry their site's settings
+    return number;
   }
 
-  /** `json === null` removes the override. */
+  /**
+   * Stores a variant's override (`json === null` removes it) with its revision and audit entry;
+   * answers the revision's number.
+   */
   async writeOverride(
     record: VariantCustomizationRecord,
     json: string | null,
-    at: string,
-  ): Promise<void> {
-    const result = await this.tx
-      .updateTable('site_spaces')
-      .set({
-        override: json,
-        override_version: record.overrideVersion + 1,
-        override_updated_at: at,
-      })
-      .where('id', '=', record.siteSpaceId)
-      .where('override_version', '=', record.overrideVersion)
-      .executeTakeFirst();
-    assertOneRow(result.numUpdatedRows);
+    change: RecordedChange,
+  ): Promise<number> {
+    const { siteSpaceId: id, overrideVersion: version } = record;
+    const number = await this.run({ table: 'site_spaces', id, json, version }, change);
     const kept = this.memo?.get(keptKey(record.siteSpaceId)) as KeptVariant | undefined;
     if (kept !== undefined) {
       const written = { override: json, overrideVersion: record.overrideVersion + 1 };
-      const next = { ...record, ...written, overrideUpdatedAt: at };
+      const next = { ...record, ...written, overrideUpdatedAt: change.at };
       this.memo?.set(keptKey(record.siteSpaceId), { ...kept, record: next });
     }
+    return number;
+  }
+
+  private async run(update: DocumentUpdate, change: RecordedChange): Promise<number> {
+    const number = await runChange(this.tx, update, change);
+    if (number === undefined) throw new Error(BROKEN_INVARIANT);
+    await pruneRevisions(this.tx, change.scope, number, this.keep);
+    return number;
   }
 }
 
@@ -218,6 +284,4 @@ export class CustomizationUnit {
  * stored one. The version condition in the UPDATE turns a broken invariant into an error
  * instead of a silently lost write.
  */
-function assertOneRow(count: bigint): void {
-  if (count !== 1n) throw new Error('customization changed under a serialized unit of work');
-}
+const BROKEN_INVARIANT = 'customization changed under a serialized unit of work';

@@ -12,6 +12,7 @@ import { markDeprecated } from '../../http/deprecation.js';
 import { NoContent, responses, SiteParams, SiteSpaceParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
 import type { Representation } from '../../versioned.js';
+import { actorOf } from '../audit/actor.js';
 import type { CustomizationService } from './service.js';
 import { OverridePatchSchema, SettingsInputSchema, SettingsSchema } from './settings-schema.js';
 
@@ -102,6 +103,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         siteId,
         request.body,
         ifMatch(request.headers['if-match']),
+        actorOf(request),
       );
       return sendRepresentation(reply, representation);
     },
@@ -160,6 +162,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         siteSpaceId,
         request.body,
         ifMatch(request.headers['if-match']),
+        actorOf(request),
       );
       return sendRepresentation(reply, representation);
     },
@@ -191,6 +194,7 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
         siteId,
         siteSpaceId,
         ifMatch(request.headers['if-match']),
+        actorOf(request),
       );
       return reply.code(existed ? 205 : 204).send();
     },

@@ -1,17 +1,30 @@
 import { isDeepStrictEqual } from 'node:util';
 import { MISS } from '../../db/prepared.js';
-import { notFound, preconditionFailed } from '../../errors.js';
+import { preconditionFailed } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Precondition, Representation } from '../../versioned.js';
+import type { Actor } from '../audit/actor.js';
 import { canonicalPatch } from './canonical.js';
-import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from './defaults.js';
+import { type Change, recorded } from './change-record.js';
+import { DEFAULT_SETTINGS } from './defaults.js';
+import { diff } from './json-patch.js';
 import {
   effectiveSettings,
   isEmptyOverride,
+  type JsonValue,
   mergeOverride,
   type Override,
   settingsFromInput,
 } from './merge.js';
+import {
+  parse,
+  parseOverride,
+  requireRevision,
+  requireSite,
+  requireVariant,
+  siteRepresentation,
+  variantEtag,
+} from './records.js';
 import type {
   CustomizationRepository,
   CustomizationUnit,
@@ -19,8 +32,6 @@ import type {
   VariantCustomizationRecord,
 } from './repository.js';
 import type { Settings, SettingsPatch } from './settings-schema.js';
-
-const DEFAULT_JSON = JSON.stringify(DEFAULT_SETTINGS);
 
 /** How many effective documents are kept serialized (each is a few kilobytes). */
 const CACHE_SIZE = 10_000;
@@ -57,26 +68,81 @@ export class CustomizationService {
     siteId: string,
     input: SettingsPatch,
     precondition: Precondition,
+    actor: Actor,
   ): Promise<Representation> {
     const settings = settingsFromInput(canonicalPatch(input, () => DEFAULT_SETTINGS.pageActions));
-    const json = JSON.stringify(settings);
+    return this.changeSite(organizationId, siteId, precondition, async () => [
+      settings,
+      { actor, operation: 'put' },
+    ]);
+  }
+
+  /**
+   * Makes a site revision's document current again, as a PUT of it would (a document of an
+   * earlier release gets the fields added since, with their defaults).
+   */
+  async restoreSite(
+    organizationId: string,
+    siteId: string,
+    number: number,
+    precondition: Precondition,
+    actor: Actor,
+  ): Promise<Representation> {
+    return this.changeSite(organizationId, siteId, precondition, async (unit) => {
+      const revision = await requireRevision(unit, siteId, number);
+      const document = JSON.parse(revision.document ?? 'null') as SettingsPatch;
+      const settings = settingsFromInput(
+        canonicalPatch(document, () => DEFAULT_SETTINGS.pageActions),
+      );
+      return [settings, { actor, operation: 'restore', restoredFrom: number }];
+    });
+  }
+
+  /** A site's read-check-write unit: `nextOf` says what its settings become, and why. */
+  private changeSite(
+    organizationId: string,
+    siteId: string,
+    precondition: Precondition,
+    nextOf: (unit: CustomizationUnit) => Promise<[Settings, Change]>,
+  ): Promise<Representation> {
     return this.repo.update(async (unit) => {
       const record = await requireSite(unit, organizationId, siteId);
       const current = siteRepresentation(record);
       if (!precondition(current.etag)) throw preconditionFailed(current.etag);
-      // Writing the same settings again changes nothing, not even the ETag.
-      if (record.customizationVersion > 0 && isDeepStrictEqual(parse(current.json), settings)) {
-        return current;
-      }
-      const at = now();
-      await unit.writeSite(record, json, at);
-      return siteRepresentation({
-        ...record,
-        customization: json,
-        customizationVersion: record.customizationVersion + 1,
-        customizationUpdatedAt: at,
-      });
+      const [settings, change] = await nextOf(unit);
+      return this.commitSite(unit, organizationId, record, settings, change);
     });
+  }
+
+  /** Stores a site's new settings with their revision and audit entry; no change, no record. */
+  private async commitSite(
+    unit: CustomizationUnit,
+    organizationId: string,
+    record: SiteCustomizationRecord,
+    settings: Settings,
+    change: Change,
+  ): Promise<Representation> {
+    const current = siteRepresentation(record);
+    const previous = parse(current.json);
+    // Writing the same settings again changes nothing, not even the ETag.
+    if (record.customizationVersion > 0 && isDeepStrictEqual(previous, settings)) return current;
+    const json = JSON.stringify(settings);
+    const at = now();
+    const next = siteRepresentation({
+      ...record,
+      customization: json,
+      customizationVersion: record.customizationVersion + 1,
+      customizationUpdatedAt: at,
+    });
+    const { siteId } = record;
+    await unit.writeSite(record, json, {
+      ...recorded(organizationId, { kind: 'site', id: siteId }, siteId, at, change),
+      scope: siteId,
+      etag: next.etag,
+      document: json,
+      changes: diff(previous as unknown as JsonValue, settings as unknown as JsonValue),
+    });
+    return next;
   }
 
   /** The effective settings of a variant: the site's settings with its override applied. */
@@ -102,24 +168,85 @@ export class CustomizationService {
     siteSpaceId: string,
     patch: SettingsPatch,
     precondition: Precondition,
+    actor: Actor,
+  ): Promise<Representation> {
+    const ids = [organizationId, siteId, siteSpaceId] as const;
+    return this.changeVariant(ids, precondition, async (_unit, record) => {
+      const stored = parseOverride(record.override);
+      const next = mergeOverride(stored, canonicalForVariant(record, stored, patch));
+      return [next, { actor, operation: 'patch' }];
+    });
+  }
+
+  /** Makes a variant revision's override (or its absence) exactly the variant's override again. */
+  async restoreVariant(
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+    number: number,
+    precondition: Precondition,
+    actor: Actor,
+  ): Promise<Representation> {
+    const ids = [organizationId, siteId, siteSpaceId] as const;
+    return this.changeVariant(ids, precondition, async (unit) => {
+      const revision = await requireRevision(unit, siteSpaceId, number);
+      return [
+        parseOverride(revision.document),
+        { actor, operation: 'restore', restoredFrom: number },
+      ];
+    });
+  }
+
+  /** A variant's read-check-write unit: `nextOf` says what its override becomes, and why. */
+  private changeVariant(
+    [organizationId, siteId, siteSpaceId]: readonly [string, string, string],
+    precondition: Precondition,
+    nextOf: (
+      unit: CustomizationUnit,
+      record: VariantCustomizationRecord,
+    ) => Promise<[Override, Change]>,
   ): Promise<Representation> {
     return this.repo.update(async (unit) => {
       const record = await requireVariant(unit, organizationId, siteId, siteSpaceId);
       const current = this.variantRepresentation(record);
       if (!precondition(current.etag)) throw preconditionFailed(current.etag);
-      const stored = parseOverride(record.override);
-      const next = mergeOverride(stored, canonicalForVariant(record, stored, patch));
-      if (isDeepStrictEqual(next, stored)) return current;
-      const json = isEmptyOverride(next) ? null : JSON.stringify(next);
-      const at = now();
-      await unit.writeOverride(record, json, at);
-      return this.variantRepresentation({
-        ...record,
-        override: json,
-        overrideVersion: record.overrideVersion + 1,
-        overrideUpdatedAt: at,
-      });
+      const [next, change] = await nextOf(unit, record);
+      return (await this.commitOverride(unit, organizationId, record, next, change)) ?? current;
     });
+  }
+
+  /**
+   * Stores a variant's new override (empty: none) with its revision and audit entry; answers the
+   * new representation, or undefined when nothing changed (and nothing was recorded).
+   */
+  private async commitOverride(
+    unit: CustomizationUnit,
+    organizationId: string,
+    record: VariantCustomizationRecord,
+    next: Override,
+    change: Change,
+  ): Promise<Representation | undefined> {
+    const stored = parseOverride(record.override);
+    if (isDeepStrictEqual(next, stored)) return undefined;
+    const json = isEmptyOverride(next) ? null : JSON.stringify(next);
+    const at = now();
+    const representation = this.variantRepresentation({
+      ...record,
+      override: json,
+      overrideVersion: record.overrideVersion + 1,
+      overrideUpdatedAt: at,
+    });
+    const { siteId, siteSpaceId } = record;
+    const target = { kind: 'site-space', id: siteSpaceId } as const;
+    await unit.writeOverride(record, json, {
+      ...recorded(organizationId, target, siteId, at, change),
+      scope: siteSpaceId,
+      etag: representation.etag,
+      document: json,
+      // No override is the empty object in patches (docs/history.md).
+      changes: diff(stored as JsonValue, (json === null ? {} : next) as JsonValue),
+    });
+    return representation;
   }
 
   /**
@@ -147,13 +274,14 @@ export class CustomizationService {
     siteId: string,
     siteSpaceId: string,
     precondition: Precondition,
+    actor: Actor,
   ): Promise<{ existed: boolean }> {
     return this.repo.update(async (unit) => {
       const record = await requireVariant(unit, organizationId, siteId, siteSpaceId);
       const etag = variantEtag(record);
       if (!precondition(etag)) throw preconditionFailed(etag);
       if (record.override === null) return { existed: false };
-      await unit.writeOverride(record, null, now());
+      await this.commitOverride(unit, organizationId, record, {}, { actor, operation: 'delete' });
       return { existed: true };
     });
   }
@@ -196,27 +324,6 @@ export class CustomizationService {
   }
 }
 
-/** Reads through the cached repository or inside a unit of work alike. */
-type Reader = Pick<CustomizationUnit, 'readSite' | 'readVariant'>;
-
-async function requireSite(reader: Reader, organizationId: string, siteId: string) {
-  const record = await reader.readSite(organizationId, siteId);
-  if (record === undefined) throw notFound('site', siteId);
-  return record;
-}
-
-async function requireVariant(
-  reader: Reader,
-  organizationId: string,
-  siteId: string,
-  siteSpaceId: string,
-): Promise<VariantCustomizationRecord> {
-  const record = await reader.readVariant(organizationId, siteId, siteSpaceId);
-  if (record !== undefined) return record;
-  await requireSite(reader, organizationId, siteId); // says which of the two is missing
-  throw notFound('site-space', siteSpaceId);
-}
-
 /** A PATCH body in stored form; its `pageActions` booleans edit the variant's current value. */
 function canonicalForVariant(
   record: VariantCustomizationRecord,
@@ -227,26 +334,6 @@ function canonicalForVariant(
     patch,
     () => effectiveSettings(parse(siteRepresentation(record).json), stored).pageActions,
   );
-}
-
-// ETags come from the stored versions (and the defaults' revision) alone: no hashing.
-const variantEtag = (record: VariantCustomizationRecord) =>
-  `"c${DEFAULTS_REVISION}.${record.customizationVersion}.${record.overrideVersion}"`;
-
-function siteRepresentation(record: SiteCustomizationRecord): Representation {
-  return {
-    json: record.customization ?? DEFAULT_JSON,
-    etag: `"c${DEFAULTS_REVISION}.${record.customizationVersion}"`,
-    lastModified: record.customizationUpdatedAt ?? record.siteCreatedAt,
-  };
-}
-
-function parse(json: string): Settings {
-  return JSON.parse(json) as Settings;
-}
-
-function parseOverride(json: string | null): Override {
-  return json === null ? {} : (JSON.parse(json) as Override);
 }
 
 function latest(a: string, b: string): string {

@@ -129,6 +129,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   // Teams.
   listTeamsInOrganizationById: p('read', 'organization:members:read'),
+  listOrganizationAuditLog: p(
+    'admin',
+    'organization:read',
+    "Livery's audit log: it names every member's actions (docs/history.md)",
+  ),
   createOrganizationTeam: p('admin', 'organization:members:write'),
   getTeamInOrganizationById: p('read', 'organization:members:read'),
   updateTeamInOrganizationById: p('admin', 'organization:members:write'),
@@ -253,6 +258,16 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   updateSiteCustomizationById: p('admin', 'site:write'),
   getSiteSpaceCustomizationById: p('read', 'site:read'),
   overrideSiteSpaceCustomizationById: p('admin', 'site:write'),
+  // Customization history (Livery, docs/history.md): reading it as reading customization,
+  // restoring as writing it.
+  listSiteCustomizationRevisions: p('read', 'site:read'),
+  getSiteCustomizationRevision: p('read', 'site:read'),
+  compareSiteCustomizationRevisions: p('read', 'site:read'),
+  restoreSiteCustomizationRevision: p('admin', 'site:write'),
+  listSiteSpaceCustomizationRevisions: p('read', 'site:read'),
+  getSiteSpaceCustomizationRevision: p('read', 'site:read'),
+  compareSiteSpaceCustomizationRevisions: p('read', 'site:read'),
+  restoreSiteSpaceCustomizationRevision: p('admin', 'site:write'),
   deleteSiteSpaceCustomizationById: p('admin', 'site:write'),
   getSiteSpaceThemeCss: p(
     'read',

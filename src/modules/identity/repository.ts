@@ -1,8 +1,46 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { lockBootstrap } from '../../db/dialect.js';
+import { lockBootstrap, lockRows } from '../../db/dialect.js';
 import { type MISS, prepareCached } from '../../db/prepared.js';
-import type { ApiTokenRow, MembershipRow, OrganizationRow, UserRow } from '../../db/schema.js';
+import type {
+  ApiTokenRow,
+  DatabaseSchema,
+  MembershipRow,
+  OrganizationRow,
+  UserRow,
+} from '../../db/schema.js';
 import { afterCursor, keysetPage, type PageRequest } from '../../http/pagination.js';
+import type { AuditAction } from '../audit/actions.js';
+import type { Actor } from '../audit/actor.js';
+import { recordAudit } from '../audit/record.js';
+
+/**
+ * A token belongs to a user, not to an organization: its entry goes to the audit log of every
+ * organization the user is a member of when it changes (src/modules/audit/actions.ts).
+ */
+async function recordTokenAudit(
+  trx: Kysely<DatabaseSchema>,
+  token: Pick<ApiTokenRow, 'id' | 'user_id'>,
+  action: AuditAction,
+  actor: Actor,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const memberships = await trx
+    .selectFrom('memberships')
+    .select('organization_id')
+    .where('user_id', '=', token.user_id)
+    .execute();
+  await recordAudit(
+    trx,
+    ...memberships.map(({ organization_id }) => ({
+      organizationId: organization_id,
+      actor,
+      action,
+      target: { kind: 'api-token' as const, id: token.id },
+      details,
+    })),
+  );
+}
 
 export interface ActiveToken {
   id: string;
@@ -218,20 +256,36 @@ export class IdentityRepository {
       .execute();
   }
 
-  async insertToken(token: ApiTokenRow): Promise<void> {
-    await this.db.insertInto('api_tokens').values(token).execute();
+  async insertToken(token: ApiTokenRow, actor: Actor): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('api_tokens').values(token).execute();
+      await recordTokenAudit(trx, token, 'api-token.created', actor, {
+        label: token.label,
+        scopes: token.scopes === null ? null : (JSON.parse(token.scopes) as string[]),
+        expiresAt: token.expires_at,
+      });
+    });
   }
 
-  /** Returns false when no active token has that id (and, if given, belongs to that user). */
-  async revokeToken(id: string, at: string, userId?: string): Promise<boolean> {
-    let query = this.db
-      .updateTable('api_tokens')
-      .set({ revoked_at: at })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null);
-    if (userId !== undefined) query = query.where('user_id', '=', userId);
-    const result = await query.executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  /**
+   * Returns false when no active token has that id (and, if given, belongs to that user).
+   * `actor` undefined: the token's own user, without a token (the command line).
+   */
+  async revokeToken(id: string, at: string, userId?: string, actor?: Actor): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('api_tokens')
+        .select(['id', 'user_id', 'label'])
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null);
+      if (userId !== undefined) query = query.where('user_id', '=', userId);
+      const token = await lockRows(trx, query, 'api_tokens').executeTakeFirst();
+      if (token === undefined) return false;
+      await trx.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).execute();
+      const by = actor ?? { userId: token.user_id, tokenId: null };
+      await recordTokenAudit(trx, token, 'api-token.revoked', by, { label: token.label });
+      return true;
+    });
   }
 
   async listTokens(userId: string | undefined) {

@@ -4,6 +4,7 @@ import { notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
+import type { Actor } from '../audit/actor.js';
 import { roleMayCall } from './record-permissions.js';
 import type { ActiveToken, IdentityRepository } from './repository.js';
 import type { Organization, User } from './schemas.js';
@@ -217,13 +218,18 @@ export class IdentityService {
     return { rows, created };
   }
 
+  /**
+   * A new token of `userId`, recorded in each of their organizations' audit logs as made by
+   * `actor`: by default the user themself without a token (the command line, tests).
+   */
   async createToken(
     userId: string,
     input: NewToken = {},
+    actor: Actor = { userId, tokenId: null },
   ): Promise<{ id: string; token: string; row: ApiTokenRow }> {
     if ((await this.repo.findUser(userId)) === undefined) throw notFound('user', userId);
     const { token, row } = newTokenRow(userId, input);
-    await this.repo.insertToken(row);
+    await this.repo.insertToken(row, actor);
     return { id: row.id, token, row };
   }
 
@@ -239,10 +245,11 @@ export class IdentityService {
 
   /**
    * Revocation is immediate: tokens are checked against the database on every request. With a
-   * user, only that user's token is revoked.
+   * user, only that user's token is revoked. Without an actor (the command line), the audit
+   * entries name the token's own user, without a token.
    */
-  async revokeToken(tokenId: string, userId?: string): Promise<boolean> {
-    return this.repo.revokeToken(tokenId, now(), userId);
+  async revokeToken(tokenId: string, userId?: string, actor?: Actor): Promise<boolean> {
+    return this.repo.revokeToken(tokenId, now(), userId, actor);
   }
 
   /** One of a user's working tokens, by id. */

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, responses } from '../../http/schemas.js';
+import { actorOf } from '../audit/actor.js';
 import { ApiTokenSchema, CreateApiTokenSchema, CreatedApiTokenSchema } from './schemas.js';
 import type { TokensService } from './tokens-service.js';
 
@@ -45,7 +46,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokensService }> =
       },
     },
     async (request, reply) => {
-      const token = await tokens.create(principalOf(request).userId, request.body);
+      const token = await tokens.create(actorOf(request), request.body);
       return reply.code(201).header('location', token.urls.location).send(token);
     },
   );
@@ -81,7 +82,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokensService }> =
       },
     },
     async (request, reply) => {
-      const revoked = await tokens.revoke(principalOf(request).userId, request.params.tokenId);
+      const revoked = await tokens.revoke(actorOf(request), request.params.tokenId);
       return reply.code(revoked ? 205 : 204).send();
     },
   );

@@ -2,10 +2,14 @@ import type { ApiTokenRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import type { Urls } from '../../urls.js';
+import type { Actor } from '../audit/actor.js';
 import type { ApiToken, CreateApiToken } from './schemas.js';
 import type { IdentityService } from './service.js';
 
-/** The calling user's API tokens: list, create (secret shown once), revoke. */
+/**
+ * The calling user's API tokens: list, create (secret shown once), revoke. The caller (the
+ * actor) creates and revokes their own tokens.
+ */
 export class TokensService {
   constructor(
     private readonly identity: IdentityService,
@@ -17,16 +21,20 @@ export class TokensService {
     return toPage(rows, page.limit, count, (row) => this.present(row));
   }
 
-  async create(userId: string, input: CreateApiToken): Promise<ApiToken & { token: string }> {
+  async create(actor: Actor, input: CreateApiToken): Promise<ApiToken & { token: string }> {
     if (input.expiresAt !== undefined && !(Date.parse(input.expiresAt) > Date.now())) {
       throw badRequest('body.expiresAt must be a time in the future');
     }
-    const { token, row } = await this.identity.createToken(userId, {
-      label: input.label,
-      scopes: input.scopes,
-      expiresAt:
-        input.expiresAt === undefined ? undefined : new Date(input.expiresAt).toISOString(),
-    });
+    const { token, row } = await this.identity.createToken(
+      actor.userId,
+      {
+        label: input.label,
+        scopes: input.scopes,
+        expiresAt:
+          input.expiresAt === undefined ? undefined : new Date(input.expiresAt).toISOString(),
+      },
+      actor,
+    );
     return { ...this.present(row), token };
   }
 
@@ -36,8 +44,8 @@ export class TokensService {
     return this.present(row);
   }
 
-  revoke(userId: string, tokenId: string): Promise<boolean> {
-    return this.identity.revokeToken(tokenId, userId);
+  revoke(actor: Actor, tokenId: string): Promise<boolean> {
+    return this.identity.revokeToken(tokenId, actor.userId, actor);
   }
 
   private present(row: ApiTokenRow): ApiToken {

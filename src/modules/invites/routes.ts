@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
-import { memberRoleOf, principalOf } from '../../http/auth.js';
+import { memberRoleOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
+import { actorOf } from '../audit/actor.js';
 import type { IdentityService } from '../identity/service.js';
 import {
   CreatedUserSchema,
@@ -41,11 +42,7 @@ export const invitesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      invites.inviteByEmail(
-        request.params.organizationId,
-        principalOf(request).userId,
-        request.body,
-      ),
+      invites.inviteByEmail(request.params.organizationId, actorOf(request), request.body),
   );
 
   app.post(
@@ -71,7 +68,8 @@ export const invitesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { organizationId, inviteId } = request.params;
-      return invites.join(organizationId, principalOf(request).userId, inviteId);
+      const { userId, tokenId } = actorOf(request);
+      return invites.join(organizationId, userId, inviteId, Date.now(), tokenId);
     },
   );
 
@@ -123,7 +121,7 @@ export const invitesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const caller = { userId: principalOf(request).userId, role: memberRoleOf(request) };
+      const caller = { actor: actorOf(request), role: memberRoleOf(request) };
       const link = await invites.createLink(organizationId, caller, request.body.role);
       return reply
         .code(201)
@@ -166,7 +164,8 @@ export const invitesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { organizationId, inviteId } = request.params;
-      return invites.updateLink(organizationId, memberRoleOf(request), inviteId, request.body);
+      const caller = { actor: actorOf(request), role: memberRoleOf(request) };
+      return invites.updateLink(organizationId, caller, inviteId, request.body);
     },
   );
 
@@ -186,7 +185,8 @@ export const invitesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { organizationId, inviteId } = request.params;
-      return reply.code((await invites.deleteLink(organizationId, inviteId)) ? 205 : 204).send();
+      const deleted = await invites.deleteLink(organizationId, inviteId, actorOf(request));
+      return reply.code(deleted ? 205 : 204).send();
     },
   );
 
@@ -207,7 +207,7 @@ export const invitesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const caller = request.principal;
+      const caller = request.principal === null ? null : actorOf(request);
       const role =
         caller === null
           ? undefined

@@ -3,6 +3,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../error
 import { type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
+import type { Actor } from '../audit/actor.js';
 import { roleAtLeast } from '../identity/permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import { newTokenRow } from '../identity/service.js';
@@ -34,7 +35,7 @@ export class InvitesService {
     private readonly ttlDays: number,
   ) {}
 
-  async inviteByEmail(organizationId: string, callerId: string, input: InviteUsers) {
+  async inviteByEmail(organizationId: string, actor: Actor, input: InviteUsers) {
     if (input.sso === true) throw badRequest('body.sso: Livery has no SSO; leave it out or false');
     const fallback = storedRole(input.role, 'read');
     const wanted = new Map<string, string>();
@@ -57,13 +58,13 @@ export class InvitesService {
       email,
       role,
       enabled: 1,
-      created_by: callerId,
+      created_by: actor.userId,
       created_at: at.toISOString(),
       expires_at: new Date(at.getTime() + this.ttlDays * DAY_MS).toISOString(),
       used_at: null,
       used_by: null,
     }));
-    await this.repo.insertMany(rows);
+    await this.repo.insertMany(rows, actor);
     return {
       users: [],
       invited: rows.length,
@@ -78,8 +79,18 @@ export class InvitesService {
     };
   }
 
-  /** joinOrganizationWithInvite: the caller joins with the invite's role. */
-  async join(organizationId: string, userId: string, inviteId: string, at = Date.now()) {
+  /**
+   * joinOrganizationWithInvite: the caller joins with the invite's role. They are the audit
+   * entry's actor, with the token they joined with (`tokenId`).
+   */
+  async join(
+    organizationId: string,
+    userId: string,
+    inviteId: string,
+    at = Date.now(),
+    tokenId: string | null = null,
+  ) {
+    const actor = { userId, tokenId };
     const invite = await this.usable(organizationId, inviteId, at);
     const user = await this.identity.currentUser(userId);
     // An invite sent to an address is for the user with that address only: a user without an
@@ -87,7 +98,7 @@ export class InvitesService {
     if (invite.kind === 'email' && user.email?.toLowerCase() !== invite.email) {
       throw forbidden('This invite is for another email address');
     }
-    this.joined(await this.repo.join(invite, userId, new Date(at).toISOString()));
+    this.joined(await this.repo.join(invite, userId, new Date(at).toISOString(), actor));
     return { organization: organizationId, role: shownRole(invite.role) };
   }
 
@@ -98,7 +109,7 @@ export class InvitesService {
 
   async createLink(
     organizationId: string,
-    caller: { userId: string; role: string },
+    caller: { actor: Actor; role: string },
     role: string | null,
   ): Promise<LinkInvite> {
     const row: InviteRow = {
@@ -108,13 +119,13 @@ export class InvitesService {
       email: null,
       role: role ?? GUEST,
       enabled: 1,
-      created_by: caller.userId,
+      created_by: caller.actor.userId,
       created_at: now(),
       expires_at: null,
       used_at: null,
       used_by: null,
     };
-    await this.repo.insertMany([row]);
+    await this.repo.insertMany([row], caller.actor);
     return this.presentLink(row, caller.role);
   }
 
@@ -126,28 +137,30 @@ export class InvitesService {
 
   async updateLink(
     organizationId: string,
-    callerRole: string,
+    caller: { actor: Actor; role: string },
     id: string,
     input: UpdateLinkInvite,
   ) {
-    const row = await this.repo.updateLink(organizationId, id, {
+    const change = {
       ...(input.role === undefined ? {} : { role: input.role ?? GUEST }),
       ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0 }),
-    });
+    };
+    const row = await this.repo.updateLink(organizationId, id, change, caller.actor);
     if (row === undefined) throw notFound('invite link', id);
-    return this.presentLink(row, callerRole);
+    return this.presentLink(row, caller.role);
   }
 
-  deleteLink(organizationId: string, id: string): Promise<boolean> {
-    return this.repo.deleteLink(organizationId, id);
+  deleteLink(organizationId: string, id: string, actor: Actor): Promise<boolean> {
+    return this.repo.deleteLink(organizationId, id, actor);
   }
 
   /**
    * POST /v1/users. With `inviteId` (no token needed): the new user joins through the invite.
    * Without: the caller must be an admin of the organization; the user joins with `role`.
-   * Either way the answer holds the user's first API token.
+   * Either way the answer holds the user's first API token. `caller` (with their token) is the
+   * actor of the admin's `member.added`.
    */
-  async createUser(input: CreateUser, caller: { userId: string } | null, callerRole?: string) {
+  async createUser(input: CreateUser, caller: Actor | null, callerRole?: string) {
     const user = this.identity.newUserRow({
       displayName: input.displayName,
       email: input.email?.trim().toLowerCase(),
@@ -162,7 +175,10 @@ export class InvitesService {
       if (invite.kind === 'email' && user.email !== invite.email) {
         throw forbidden('body.email: this invite is for another email address');
       }
-      this.joined(await this.repo.join(invite, user.id, user.created_at, { user, token: row }));
+      // The new user joins by themself, without a token: the request had none.
+      const actor = { userId: user.id, tokenId: null };
+      const newUser = { user, token: row };
+      this.joined(await this.repo.join(invite, user.id, user.created_at, actor, newUser));
     } else {
       if (caller === null) {
         throw new AppError(401, 'Creating a user without an invite needs an admin’s API token', {
@@ -175,7 +191,8 @@ export class InvitesService {
           'Creating a user without an invite needs the admin role in the organization',
         );
       }
-      await this.repo.createMember(user, row, input.organizationId, storedRole(input.role, 'read'));
+      const role = storedRole(input.role, 'read');
+      await this.repo.createMember(user, row, input.organizationId, role, caller);
     }
     return {
       user: this.identity.toUser(user),

@@ -4,6 +4,8 @@ import { lockRows } from '../../db/dialect.js';
 import { containsIgnoringCase } from '../../db/like.js';
 import type { DatabaseSchema, UserRow } from '../../db/schema.js';
 import type { PageRequest } from '../../http/pagination.js';
+import type { Actor } from '../audit/actor.js';
+import { recordAudit } from '../audit/record.js';
 import type { MemberFilters } from './schemas.js';
 
 export interface MemberRow {
@@ -99,12 +101,14 @@ export class MembersRepository {
   /**
    * Changes a member's role, or removes them (`role` undefined), in one transaction that keeps
    * at least one admin: the organization's admins are locked first, so two admins demoting each
-   * other at once cannot both succeed.
+   * other at once cannot both succeed. The audit entry is written in the same transaction; a
+   * role set to what it was records none.
    */
   async change(
     organizationId: string,
     userId: string,
     role: string | undefined,
+    actor: Actor,
   ): Promise<MembershipChange> {
     return this.db.transaction().execute(async (trx) => {
       const admins = await lockRows(
@@ -129,6 +133,7 @@ export class MembersRepository {
       if (member === undefined) return 'missing';
       const losesAdmin = member.role === 'admin' && role !== 'admin';
       if (losesAdmin && admins.length <= 1) return 'last-admin';
+      const audit = { organizationId, actor, target: { kind: 'user', id: userId } } as const;
       if (role === undefined) {
         // Leaving the organization is leaving its teams too.
         await trx
@@ -143,13 +148,23 @@ export class MembersRepository {
           .where('organization_id', '=', organizationId)
           .where('user_id', '=', userId)
           .execute();
-      } else {
+        await recordAudit(trx, {
+          ...audit,
+          action: 'member.removed',
+          details: { role: shownRole(member.role) },
+        });
+      } else if (role !== member.role) {
         await trx
           .updateTable('memberships')
           .set({ role })
           .where('organization_id', '=', organizationId)
           .where('user_id', '=', userId)
           .execute();
+        await recordAudit(trx, {
+          ...audit,
+          action: 'member.role.changed',
+          details: { from: shownRole(member.role), to: shownRole(role) },
+        });
       }
       return 'done';
     });
@@ -174,6 +189,9 @@ export class MembersRepository {
     return Number(count);
   }
 }
+
+/** A role as the API shows it: a guest has none (null). */
+const shownRole = (role: string) => (role === 'guest' ? null : role);
 
 /** The number of the organization's teams the member (`m`) is in. */
 function teamCount(eb: ExpressionBuilder<MembersQueryTables, 'm'>, organizationId: string) {

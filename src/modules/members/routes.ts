@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { NoContent, OrgParams, responses } from '../../http/schemas.js';
+import { actorOf } from '../audit/actor.js';
 import { UserSchema } from '../identity/schemas.js';
 import {
   ListMembersQuery,
@@ -69,7 +70,12 @@ export const membersRoutes: FastifyPluginAsyncTypebox<{ members: MembersService 
       },
     },
     async (request) =>
-      members.update(request.params.organizationId, request.params.userId, request.body),
+      members.update(
+        request.params.organizationId,
+        request.params.userId,
+        request.body,
+        actorOf(request),
+      ),
   );
 
   app.delete(
@@ -93,7 +99,8 @@ export const membersRoutes: FastifyPluginAsyncTypebox<{ members: MembersService 
     },
     async (request, reply) => {
       const { organizationId, userId } = request.params;
-      return reply.code((await members.remove(organizationId, userId)) ? 205 : 204).send();
+      const removed = await members.remove(organizationId, userId, actorOf(request));
+      return reply.code(removed ? 205 : 204).send();
     },
   );
 

@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
+import type { Actor } from '../audit/actor.js';
 import { roleMayCall } from '../identity/record-permissions.js';
 import type { User } from '../identity/schemas.js';
 import type { IdentityService } from '../identity/service.js';
@@ -51,17 +52,22 @@ export class MembersService {
   }
 
   /** `role: null` makes the member a guest; an absent role changes nothing. */
-  async update(organizationId: string, userId: string, input: UpdateMember): Promise<Member> {
+  async update(
+    organizationId: string,
+    userId: string,
+    input: UpdateMember,
+    actor: Actor,
+  ): Promise<Member> {
     if (input.role !== undefined) {
-      const outcome = await this.repo.change(organizationId, userId, input.role ?? GUEST);
+      const outcome = await this.repo.change(organizationId, userId, input.role ?? GUEST, actor);
       this.check(outcome, userId, 'demoted');
     }
     return this.get(organizationId, userId);
   }
 
   /** True when the user was a member (205), false when not (204). */
-  async remove(organizationId: string, userId: string): Promise<boolean> {
-    const outcome = await this.repo.change(organizationId, userId, undefined);
+  async remove(organizationId: string, userId: string, actor: Actor): Promise<boolean> {
+    const outcome = await this.repo.change(organizationId, userId, undefined, actor);
     if (outcome === 'missing') return false;
     this.check(outcome, userId, 'removed');
     return true;

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { ShareLinkRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
+import { type AuditEntry, recordAudit } from '../audit/record.js';
 
 export class ShareLinksRepository {
   /**
@@ -29,32 +31,57 @@ export class ShareLinksRepository {
     return keysetPage(query, 'l', page, (q) => q.selectAll('l'));
   }
 
-  async insert(row: ShareLinkRow): Promise<void> {
-    await this.db.insertInto('site_share_links').values(row).execute();
+  async insert(row: ShareLinkRow, audit: AuditEntry): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('site_share_links').values(row).execute();
+      await recordAudit(trx, audit);
+    });
   }
 
-  /** Applies the change; answers the updated row, or undefined when there is no such link. */
+  /**
+   * Applies the change and records what `audit` makes of the link as it was, in one transaction;
+   * answers the updated row, or undefined when there is no such link.
+   */
   async update(
     siteId: string,
     id: string,
     change: Partial<Pick<ShareLinkRow, 'name' | 'active' | 'updated_at'>>,
+    audit: (before: ShareLinkRow) => AuditEntry[],
   ): Promise<ShareLinkRow | undefined> {
-    return this.db
-      .updateTable('site_share_links')
-      .set(change)
-      .where('id', '=', id)
-      .where('site_id', '=', siteId)
-      .returningAll()
-      .executeTakeFirst();
+    return this.db.transaction().execute(async (trx) => {
+      const before = await lockRows(
+        trx,
+        trx
+          .selectFrom('site_share_links')
+          .selectAll()
+          .where('id', '=', id)
+          .where('site_id', '=', siteId),
+        'site_share_links',
+      ).executeTakeFirst();
+      if (before === undefined) return undefined;
+      const after = await trx
+        .updateTable('site_share_links')
+        .set(change)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, ...audit(before));
+      return after;
+    });
   }
 
-  async delete(siteId: string, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('site_share_links')
-      .where('id', '=', id)
-      .where('site_id', '=', siteId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /** Deletes the link and records `audit` when there was one. */
+  async delete(siteId: string, id: string, audit: AuditEntry): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .deleteFrom('site_share_links')
+        .where('id', '=', id)
+        .where('site_id', '=', siteId)
+        .executeTakeFirst();
+      const existed = Number(result.numDeletedRows) > 0;
+      if (existed) await recordAudit(trx, audit);
+      return existed;
+    });
   }
 
   /** The active link of a site whose key has this hash, if any. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, responses } from '../../http/schemas.js';
+import { actorOf } from '../audit/actor.js';
 import type { SiteScope } from '../sites/scope.js';
 import {
   CreateShareLinkSchema,
@@ -67,7 +68,7 @@ export const shareLinkRoutes: FastifyPluginAsync<{
     async (request, reply) => {
       const { organizationId, siteId } = await scope.target(request);
       const { name } = request.body as { name: string };
-      const link = await shareLinks.create(organizationId, siteId, name);
+      const link = await shareLinks.create(organizationId, siteId, name, actorOf(request));
       return reply
         .code(201)
         .header('location', shareLinks.location(organizationId, siteId, link.id))
@@ -91,7 +92,8 @@ export const shareLinkRoutes: FastifyPluginAsync<{
     async (request) => {
       const { organizationId, siteId } = await scope.target(request);
       const input = request.body as UpdateShareLink;
-      return shareLinks.update(organizationId, siteId, linkId(request.params), input);
+      const id = linkId(request.params);
+      return shareLinks.update(organizationId, siteId, id, input, actorOf(request));
     },
   );
 
@@ -114,7 +116,8 @@ export const shareLinkRoutes: FastifyPluginAsync<{
     },
     async (request, reply) => {
       const { organizationId, siteId } = await scope.target(request);
-      const existed = await shareLinks.delete(organizationId, siteId, linkId(request.params));
+      const id = linkId(request.params);
+      const existed = await shareLinks.delete(organizationId, siteId, id, actorOf(request));
       return reply.code(existed ? 205 : 204).send();
     },
   );

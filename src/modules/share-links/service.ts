@@ -4,6 +4,9 @@ import { notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
+import type { AuditAction } from '../audit/actions.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditEntry } from '../audit/record.js';
 import { hashToken } from '../identity/tokens.js';
 import type { SitesService } from '../sites/service.js';
 import type { ShareLinksRepository } from './repository.js';
@@ -32,7 +35,12 @@ export class ShareLinksService {
     return toPage(rows, page.limit, count, (row) => present(row));
   }
 
-  async create(organizationId: string, siteId: string, name: string): Promise<ShareLink> {
+  async create(
+    organizationId: string,
+    siteId: string,
+    name: string,
+    actor: Actor,
+  ): Promise<ShareLink> {
     const site = await this.sites.requireSite(organizationId, siteId);
     const key = generateShareKey();
     const at = now();
@@ -45,7 +53,10 @@ export class ShareLinksService {
       created_at: at,
       updated_at: at,
     };
-    await this.repo.insert(row);
+    await this.repo.insert(row, {
+      ...linkEntry(organizationId, row.id, actor, 'share-link.created', { siteId, name }),
+      at,
+    });
     return present(row, `${this.urls.publishedSite(site)}?share=${key}`);
   }
 
@@ -54,21 +65,43 @@ export class ShareLinksService {
     siteId: string,
     shareLinkId: string,
     input: UpdateShareLink,
+    actor: Actor,
   ): Promise<ShareLink> {
     await this.sites.requireSite(organizationId, siteId);
-    const row = await this.repo.update(siteId, shareLinkId, {
+    const change = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.active === undefined ? {} : { active: input.active ? 1 : 0 }),
-      updated_at: now(),
-    });
+    };
+    const row = await this.repo.update(
+      siteId,
+      shareLinkId,
+      { ...change, updated_at: now() },
+      (before) => {
+        // Only what really changes: renaming a link to its own name records nothing.
+        const changed: Record<string, unknown> = {};
+        if (change.name !== undefined && change.name !== before.name) changed.name = change.name;
+        if (change.active !== undefined && change.active !== before.active) {
+          changed.active = change.active === 1;
+        }
+        if (Object.keys(changed).length === 0) return [];
+        const details = { siteId, changed };
+        return [linkEntry(organizationId, shareLinkId, actor, 'share-link.updated', details)];
+      },
+    );
     if (row === undefined) throw notFound('share link', shareLinkId);
     return present(row);
   }
 
   /** True when the link existed (205), false when it did not (204). */
-  async delete(organizationId: string, siteId: string, shareLinkId: string): Promise<boolean> {
+  async delete(
+    organizationId: string,
+    siteId: string,
+    shareLinkId: string,
+    actor: Actor,
+  ): Promise<boolean> {
     await this.sites.requireSite(organizationId, siteId);
-    return this.repo.delete(siteId, shareLinkId);
+    const entry = linkEntry(organizationId, shareLinkId, actor, 'share-link.revoked', { siteId });
+    return this.repo.delete(siteId, shareLinkId, entry);
   }
 
   location(organizationId: string, siteId: string, shareLinkId: string): string {
@@ -85,6 +118,23 @@ export class ShareLinksService {
   async verifyHash(siteId: string, keyHash: string): Promise<boolean> {
     return (await this.repo.findActiveByHash(siteId, keyHash)) !== undefined;
   }
+}
+
+/** An audit entry about a link: never its key, which is not even stored. */
+function linkEntry(
+  organizationId: string,
+  shareLinkId: string,
+  actor: Actor,
+  action: AuditAction & `share-link.${string}`,
+  details: Record<string, unknown>,
+): AuditEntry {
+  return {
+    organizationId,
+    actor,
+    action,
+    target: { kind: 'share-link', id: shareLinkId },
+    details,
+  };
 }
 
 function present(row: ShareLinkRow, published?: string): ShareLink {

@@ -12,8 +12,12 @@ import type {
 } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
+import type { Actor } from '../audit/actor.js';
+import { recordAudit } from '../audit/record.js';
+import { deleteSiteHistory } from '../customization/history-cleanup.js';
 import { initialRevisionRow } from '../spaces/service.js';
 import type { SiteFilters } from './schemas.js';
+import { siteChangeEntries, siteEntry } from './site-audit.js';
 
 export type SiteWithCount = SiteRow & { site_space_count: number };
 export type Executor = Kysely<DatabaseSchema>;
@@ -114,8 +118,8 @@ export class SitesRepository {
     };
   }
 
-  /** Inserts a site and its first site-spaces in one transaction. */
-  async insertSite(site: SiteRow, newSpaces: SpaceRow[], siteSpaces: SiteSpaceRow[]) {
+  /** Inserts a site and its first site-spaces in one transaction, with its audit entry. */
+  async insertSite(site: SiteRow, newSpaces: SpaceRow[], siteSpaces: SiteSpaceRow[], actor: Actor) {
     await this.db.transaction().execute(async (trx) => {
       for (const space of newSpaces) {
         await trx.insertInto('spaces').values(space).execute();
@@ -124,18 +128,20 @@ export class SitesRepository {
       }
       await trx.insertInto('sites').values(site).execute();
       for (const row of siteSpaces) await trx.insertInto('site_spaces').values(row).execute();
+      await recordAudit(trx, { ...siteEntry(site, 'site.created', actor), at: site.created_at });
     });
   }
 
   /**
    * Read-modify-write of a site in one transaction: the site row is locked, `decide` says what
    * changes (it may throw: nothing is written), and every change of `published` or `visibility`
-   * is recorded in `site_events` with who and when. Answers false when there is no such site.
+   * is recorded in `site_events` with who and when, and in the audit log with a change of
+   * `basename`. Answers false when there is no such site.
    */
   async modifySite(
     organizationId: string,
     siteId: string,
-    actorUserId: string,
+    actor: Actor,
     decide: (site: SiteWithCount, trx: Executor) => Promise<SiteChange> | SiteChange,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -159,23 +165,33 @@ export class SitesRepository {
       const events = recordedChanges(site, fields).map((change) => ({
         id: newId('sev_'),
         site_id: siteId,
-        actor_user_id: actorUserId,
+        actor_user_id: actor.userId,
         at,
         ...change,
       }));
       if (events.length > 0) await trx.insertInto('site_events').values(events).execute();
+      await recordAudit(trx, ...siteChangeEntries(site, fields, actor, at));
       return true;
     });
   }
 
-  /** Deletes a site; its site-spaces, share links, auth settings and history go with it. */
-  async deleteSite(organizationId: string, siteId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('sites')
-      .where('id', '=', siteId)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /**
+   * Deletes a site; its site-spaces, share links, auth settings and history go with it (not its
+   * audit entries, which outlive it).
+   */
+  async deleteSite(organizationId: string, siteId: string, actor: Actor): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await deleteSiteHistory(trx, organizationId, siteId);
+      const deleted = await trx
+        .deleteFrom('sites')
+        .where('id', '=', siteId)
+        .where('organization_id', '=', organizationId)
+        .returning(['id', 'organization_id', 'title'])
+        .executeTakeFirst();
+      if (deleted === undefined) return false;
+      await recordAudit(trx, siteEntry(deleted, 'site.deleted', actor));
+      return true;
+    });
   }
 
   /** The sites (of any organization) that show a space, for the space-keyed deprecated forms. */

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { memberRoleOf, principalOf } from '../../http/auth.js';
+import { memberRoleOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, OrgParams, responses, SiteParams } from '../../http/schemas.js';
+import { actorOf } from '../audit/actor.js';
 import { CreateSiteSchema, ListSitesQuery, SiteSchema, UpdateSiteSchema } from './schemas.js';
 import type { Caller, SitesService } from './service.js';
 
@@ -29,8 +30,8 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
     async (request, reply) => {
       const site = await sites.create(
         request.params.organizationId,
-        memberRoleOf(request),
         request.body,
+        callerOf(request),
       );
       return reply.code(201).header('location', site.urls.location).send(site);
     },
@@ -112,7 +113,8 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
     },
     async (request, reply) => {
       const { organizationId, siteId } = request.params;
-      return reply.code((await sites.delete(organizationId, siteId)) ? 205 : 204).send();
+      const existed = await sites.delete(organizationId, siteId, actorOf(request));
+      return reply.code(existed ? 205 : 204).send();
     },
   );
 
@@ -145,5 +147,5 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
 
 /** The caller of a site operation: who they are and their role in the site's organization. */
 function callerOf(request: FastifyRequest): Caller {
-  return { userId: principalOf(request).userId, role: memberRoleOf(request) };
+  return { ...actorOf(request), role: memberRoleOf(request) };
 }

@@ -6,6 +6,7 @@ import { now } from '../../ids.js';
 import { slugify, uniqueSlug } from '../../slug.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
+import type { Actor } from '../audit/actor.js';
 import { sitePermissions } from '../identity/record-permissions.js';
 import { newSpaceRow, type SpacesService } from '../spaces/service.js';
 import type { SiteChange, SitesRepository, SiteWithCount } from './repository.js';
@@ -13,9 +14,8 @@ import type { CreateSite, Site, SiteFilters, UpdateSite } from './schemas.js';
 import { newSiteRow, newSiteSpaceRow } from './site-rows.js';
 import { UPDATE_SITE_UNSUPPORTED } from './unsupported.js';
 
-/** Who acts on a site: their user id (recorded in the site's history) and organization role. */
-export interface Caller {
-  userId: string;
+/** Who acts on a site (recorded in its history and the audit log) and their organization role. */
+export interface Caller extends Actor {
   role: string;
 }
 
@@ -26,8 +26,8 @@ export class SitesService {
     private readonly urls: Urls,
   ) {}
 
-  /** A new site, presented for its creator (a member with `role`). */
-  async create(organizationId: string, role: string, input: CreateSite): Promise<Site> {
+  /** A new site, presented for its creator. */
+  async create(organizationId: string, input: CreateSite, caller: Caller): Promise<Site> {
     const at = now();
     const site = newSiteRow(organizationId, input.title ?? 'Untitled site', input, at);
     const spaces = await this.initialSpaces(organizationId, site.title, input.spaces, at);
@@ -41,8 +41,9 @@ export class SitesService {
       site,
       spaces.filter((s) => s.isNew).map((s) => s.row),
       siteSpaces,
+      caller,
     );
-    return this.get(organizationId, site.id, role);
+    return this.get(organizationId, site.id, caller.role);
   }
 
   /** The site as a member with `role` sees it (its `permissions` follow the role). */
@@ -114,7 +115,7 @@ export class SitesService {
     if (input.agentsContext !== undefined) fields.agents_context = input.agentsContext;
     if (input.proxy !== undefined) fields.proxy = input.proxy;
     const { defaultSiteSpace } = input;
-    await this.modify(organizationId, siteId, caller.userId, async (site, trx) => {
+    await this.modify(organizationId, siteId, caller, async (site, trx) => {
       if (fields.published === 1) requirePublishable(site);
       if (defaultSiteSpace !== undefined) {
         const found = await trx
@@ -148,8 +149,8 @@ export class SitesService {
   }
 
   /** deleteSiteById: true when the site existed (205), false when it did not (204). */
-  async delete(organizationId: string, siteId: string): Promise<boolean> {
-    return this.repo.deleteSite(organizationId, siteId);
+  async delete(organizationId: string, siteId: string, actor: Actor): Promise<boolean> {
+    return this.repo.deleteSite(organizationId, siteId, actor);
   }
 
   /** The sites that show a space (deprecated space-keyed operations act on exactly one). */
@@ -165,12 +166,12 @@ export class SitesService {
   private async modify(
     organizationId: string,
     siteId: string,
-    actorUserId: string,
+    actor: Actor,
     decide: Parameters<SitesRepository['modifySite']>[3],
   ): Promise<void> {
     let found: boolean;
     try {
-      found = await this.repo.modifySite(organizationId, siteId, actorUserId, decide);
+      found = await this.repo.modifySite(organizationId, siteId, actor, decide);
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw conflict('body.basename: another site already uses this basename');

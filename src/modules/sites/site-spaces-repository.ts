@@ -3,6 +3,7 @@ import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { SiteSpaceRow, SpaceRow } from '../../db/schema.js';
 import type { PageRequest } from '../../http/pagination.js';
+import { deleteVariantHistory } from '../customization/history-cleanup.js';
 import { initialRevisionRow } from '../spaces/service.js';
 import { makeDefault } from './repository.js';
 
@@ -208,6 +209,7 @@ export class SiteSpacesRepository {
         'site_spaces',
       ).executeTakeFirst();
       if (row === undefined) return false;
+      await deleteVariantHistory(trx, siteSpaceId);
       await trx.deleteFrom('site_spaces').where('id', '=', siteSpaceId).execute();
       if (row.is_default === 1) {
         const next = await trx

@@ -6,6 +6,7 @@ import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
+import { actorOf } from '../audit/actor.js';
 import { MemberSpaceSchema } from '../members/schemas.js';
 import { setRendererCache, spaceTag } from '../revalidation/cache-headers.js';
 import type { SpaceKeyedScope } from '../sites/scope.js';
@@ -209,7 +210,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
             ...(visibility === undefined ? {} : { visibility }),
             ...(published === undefined ? {} : { published }),
           },
-          { userId, role },
+          { ...actorOf(request), role },
         );
       }
       return Object.keys(own).length === 0

@@ -3,6 +3,9 @@ import { lockRows } from '../../db/dialect.js';
 import { containsIgnoringCase } from '../../db/like.js';
 import type { TeamMemberRow, TeamRow } from '../../db/schema.js';
 import { afterCursor, type PageRequest } from '../../http/pagination.js';
+import type { Actor } from '../audit/actor.js';
+import { recordAudit } from '../audit/record.js';
+import { auditOf, lockTeam, memberChanges, rolesIn } from './writes.js';
 
 export type TeamWithCount = TeamRow & { member_count: number };
 
@@ -68,30 +71,46 @@ export class TeamsRepository {
     return row && withCount(row);
   }
 
-  async insert(team: TeamRow, members: TeamMemberRow[]): Promise<void> {
+  /** The team and its first members, each recorded as added (after the team's creation). */
+  async insert(team: TeamRow, members: TeamMemberRow[], actor: Actor): Promise<void> {
+    const audit = auditOf(team.organization_id, team.id, actor);
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('teams').values(team).execute();
       if (members.length > 0) await trx.insertInto('team_members').values(members).execute();
+      await recordAudit(
+        trx,
+        audit('team.created', { title: team.title }),
+        ...members.map((m) => audit('team.member.added', { user: m.user_id, role: m.role })),
+      );
     });
   }
 
-  async rename(organizationId: string, teamId: string, title: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('teams')
-      .set({ title, title_key: title.toLowerCase() })
-      .where('id', '=', teamId)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  /** False when there is no such team; the same title again records nothing. */
+  async rename(organizationId: string, teamId: string, title: string, actor: Actor) {
+    return this.db.transaction().execute(async (trx) => {
+      const team = await lockTeam(trx, organizationId, teamId, 'title');
+      if (team === undefined) return false;
+      if (team.title === title) return true;
+      await trx
+        .updateTable('teams')
+        .set({ title, title_key: title.toLowerCase() })
+        .where('id', '=', teamId)
+        .execute();
+      const audit = auditOf(organizationId, teamId, actor);
+      await recordAudit(trx, audit('team.updated', { from: team.title, to: title }));
+      return true;
+    });
   }
 
-  async delete(organizationId: string, teamId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('teams')
-      .where('id', '=', teamId)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  async delete(organizationId: string, teamId: string, actor: Actor): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const team = await lockTeam(trx, organizationId, teamId, 'title');
+      if (team === undefined) return false;
+      await trx.deleteFrom('teams').where('id', '=', teamId).execute();
+      const audit = auditOf(organizationId, teamId, actor);
+      await recordAudit(trx, audit('team.deleted', { title: team.title }));
+      return true;
+    });
   }
 
   async roleIn(teamId: string, userId: string): Promise<string | undefined> {
@@ -138,17 +157,10 @@ export class TeamsRepository {
     upsert: { userId: string; role: string | undefined }[],
     remove: string[],
     at: string,
+    actor: Actor,
   ): Promise<'done' | 'missing-team' | { notMember: string }> {
     return this.db.transaction().execute(async (trx) => {
-      const team = await lockRows(
-        trx,
-        trx
-          .selectFrom('teams')
-          .select('id')
-          .where('id', '=', teamId)
-          .where('organization_id', '=', organizationId),
-        'teams',
-      ).executeTakeFirst();
+      const team = await lockTeam(trx, organizationId, teamId, 'id');
       if (team === undefined) return 'missing-team' as const;
       const userIds = upsert.map((u) => u.userId);
       if (userIds.length > 0) {
@@ -165,6 +177,9 @@ export class TeamsRepository {
         const missing = userIds.find((id) => !present.has(id));
         if (missing !== undefined) return { notMember: missing };
       }
+      const before = await rolesIn(trx, teamId, [...userIds, ...remove]);
+      const audit = auditOf(organizationId, teamId, actor);
+      const entries = memberChanges(audit, before, upsert, remove);
       for (const { userId, role } of upsert) {
         await trx
           .insertInto('team_members')
@@ -183,6 +198,7 @@ export class TeamsRepository {
           .where('user_id', 'in', remove)
           .execute();
       }
+      await recordAudit(trx, ...entries);
       return 'done' as const;
     });
   }
@@ -200,13 +216,25 @@ export class TeamsRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  async removeMember(teamId: string, userId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('team_members')
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /** False when the user was not in the team (or there is no such team): nothing recorded. */
+  async removeMember(
+    organizationId: string,
+    teamId: string,
+    userId: string,
+    actor: Actor,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if ((await lockTeam(trx, organizationId, teamId, 'id')) === undefined) return false;
+      const result = await trx
+        .deleteFrom('team_members')
+        .where('team_id', '=', teamId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      const audit = auditOf(organizationId, teamId, actor);
+      await recordAudit(trx, audit('team.member.removed', { user: userId }));
+      return true;
+    });
   }
 
   /**

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { memberRoleOf, principalOf } from '../../http/auth.js';
+import { memberRoleOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
+import { actorOf } from '../audit/actor.js';
 import {
   AddTeamMemberSchema,
   CreateTeamSchema,
@@ -27,7 +28,7 @@ const TeamMemberParams = Type.Object({
 });
 const tags = ['teams'];
 const callerOf = (request: FastifyRequest): Caller => ({
-  userId: principalOf(request).userId,
+  ...actorOf(request),
   role: memberRoleOf(request),
 });
 
@@ -126,7 +127,8 @@ export const teamsRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService; urls:
     },
     async (request, reply) => {
       const { organizationId, teamId } = request.params;
-      return reply.code((await teams.delete(organizationId, teamId)) ? 205 : 204).send();
+      const deleted = await teams.delete(organizationId, callerOf(request), teamId);
+      return reply.code(deleted ? 205 : 204).send();
     },
   );
 

@@ -2,16 +2,23 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
+import type { Actor } from '../audit/actor.js';
 import { roleAtLeast } from '../identity/permissions.js';
 import type { MembersService } from '../members/service.js';
 import type { TeamsRepository, TeamWithCount } from './repository.js';
 import type { CreateTeam, Team, UpdateTeamMembers } from './schemas.js';
 
-/** Who is asking: their user id and organization role (team permissions depend on both). */
+/**
+ * Who is asking: their user id and organization role (team permissions depend on both), and the
+ * token they use (with the user id, the actor of what they change).
+ */
 export interface Caller {
   userId: string;
+  tokenId: string | null;
   role: string;
 }
+
+const actorOf = ({ userId, tokenId }: Caller): Actor => ({ userId, tokenId });
 
 /**
  * Teams of an organization. Titles are unique in the organization ignoring case (409). Team
@@ -61,6 +68,7 @@ export class TeamsService {
           role: 'member',
           added_at: at,
         })),
+        actorOf(caller),
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw titleTaken(input.title);
@@ -77,7 +85,7 @@ export class TeamsService {
   async rename(organizationId: string, caller: Caller, teamId: string, title: string) {
     let renamed: boolean;
     try {
-      renamed = await this.repo.rename(organizationId, teamId, title);
+      renamed = await this.repo.rename(organizationId, teamId, title, actorOf(caller));
     } catch (error) {
       if (isUniqueViolation(error)) throw titleTaken(title);
       throw error;
@@ -87,8 +95,8 @@ export class TeamsService {
   }
 
   /** True when the team existed (205), false when not (204). */
-  delete(organizationId: string, teamId: string): Promise<boolean> {
-    return this.repo.delete(organizationId, teamId);
+  delete(organizationId: string, caller: Caller, teamId: string): Promise<boolean> {
+    return this.repo.delete(organizationId, teamId, actorOf(caller));
   }
 
   async listMembers(organizationId: string, teamId: string, page: PageRequest) {
@@ -152,6 +160,7 @@ export class TeamsService {
         .map(([userId, role]) => ({ userId, role })),
       [...removed],
       now(),
+      actorOf(caller),
     );
   }
 
@@ -165,13 +174,13 @@ export class TeamsService {
     await this.requireManager(organizationId, caller, teamId);
     const found = await this.repo.resolveMembers(organizationId, [userId]);
     if (!found.has(userId)) throw notFound('member', userId);
-    await this.apply(organizationId, teamId, [{ userId, role }], [], now());
+    await this.apply(organizationId, teamId, [{ userId, role }], [], now(), actorOf(caller));
   }
 
   /** True when the user was in the team (205), false when not (204). */
   async removeMember(organizationId: string, caller: Caller, teamId: string, userId: string) {
     await this.requireManager(organizationId, caller, teamId);
-    return this.repo.removeMember(teamId, userId);
+    return this.repo.removeMember(organizationId, teamId, userId, actorOf(caller));
   }
 
   /** The teams a member is in, each with their team role. */

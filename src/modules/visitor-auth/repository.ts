@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { PublishingAuthRow } from '../../db/schema.js';
+import { type AuditEntry, recordAudit } from '../audit/record.js';
 
 export class PublishingAuthRepository {
   /** Cached while the database is unchanged: visitor-token checks read it on every request. */
@@ -34,15 +36,30 @@ export class PublishingAuthRepository {
     return this.bySite(siteId);
   }
 
+  /**
+   * Applies the change and records what `audit` makes of the settings as they were, in one
+   * transaction; undefined when the site has no settings.
+   */
   async update(
     siteId: string,
     change: Partial<Omit<PublishingAuthRow, 'site_id' | 'created_at'>>,
+    audit: (before: PublishingAuthRow) => AuditEntry[],
   ): Promise<PublishingAuthRow | undefined> {
-    return this.db
-      .updateTable('site_publishing_auth')
-      .set(change)
-      .where('site_id', '=', siteId)
-      .returningAll()
-      .executeTakeFirst();
+    return this.db.transaction().execute(async (trx) => {
+      const before = await lockRows(
+        trx,
+        trx.selectFrom('site_publishing_auth').selectAll().where('site_id', '=', siteId),
+        'site_publishing_auth',
+      ).executeTakeFirst();
+      if (before === undefined) return undefined;
+      const after = await trx
+        .updateTable('site_publishing_auth')
+        .set(change)
+        .where('site_id', '=', siteId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, ...audit(before));
+      return after;
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { responses } from '../../http/schemas.js';
+import { actorOf } from '../audit/actor.js';
 import type { SiteScope } from '../sites/scope.js';
 import {
   PublishingAuthSchema,
@@ -52,7 +53,8 @@ export const publishingAuthRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const { organizationId, siteId } = await scope.target(request);
-      return publishingAuth.update(organizationId, siteId, request.body as UpdatePublishingAuth);
+      const input = request.body as UpdatePublishingAuth;
+      return publishingAuth.update(organizationId, siteId, input, actorOf(request));
     },
   );
 
@@ -72,7 +74,7 @@ export const publishingAuthRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const { organizationId, siteId } = await scope.target(request);
-      return publishingAuth.regenerate(organizationId, siteId);
+      return publishingAuth.regenerate(organizationId, siteId, actorOf(request));
     },
   );
 };

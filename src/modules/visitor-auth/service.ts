@@ -3,6 +3,8 @@ import type { PublishingAuthRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { now } from '../../ids.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditEntry } from '../audit/record.js';
 import { hashToken } from '../identity/tokens.js';
 import type { SitesService } from '../sites/service.js';
 import { type VisitorClaims, VisitorTokenError, verifyVisitorToken } from './jwt.js';
@@ -35,28 +37,37 @@ export class PublishingAuthService {
     organizationId: string,
     siteId: string,
     input: UpdatePublishingAuth,
+    actor: Actor,
   ): Promise<PublishingAuth> {
     refuseUnsupported(input, [BACKEND_INPUT]);
     await this.sites.requireSite(organizationId, siteId);
     await this.ensure(siteId);
-    const row = await this.repo.update(siteId, {
+    const change = {
       backend: input.backend,
       ...(input.fallbackURL === undefined ? {} : { fallback_url: input.fallbackURL }),
       ...(input.logoutURL === undefined ? {} : { logout_url: input.logoutURL }),
-      updated_at: now(),
+    };
+    const row = await this.repo.update(siteId, { ...change, updated_at: now() }, (before) => {
+      // The names of the fields that really change (as the API spells them), never their values.
+      const changed = (Object.keys(change) as (keyof typeof change)[])
+        .filter((column) => change[column] !== before[column])
+        .map((column) => API_FIELDS[column]);
+      if (changed.length === 0) return [];
+      return [siteEntry(organizationId, siteId, actor, 'visitor-auth.updated', { changed })];
     });
     if (row === undefined) throw notFound('site', siteId);
     return present(row);
   }
 
   /** A new private key: tokens signed with the old one stop verifying at once. */
-  async regenerate(organizationId: string, siteId: string): Promise<PublishingAuth> {
+  async regenerate(organizationId: string, siteId: string, actor: Actor): Promise<PublishingAuth> {
     await this.sites.requireSite(organizationId, siteId);
     await this.ensure(siteId);
-    const row = await this.repo.update(siteId, {
-      private_key: generatePrivateKey(),
-      updated_at: now(),
-    });
+    const row = await this.repo.update(
+      siteId,
+      { private_key: generatePrivateKey(), updated_at: now() },
+      () => [siteEntry(organizationId, siteId, actor, 'visitor-auth.key.regenerated', {})],
+    );
     if (row === undefined) throw notFound('site', siteId);
     return present(row);
   }
@@ -104,6 +115,19 @@ export class PublishingAuthService {
       updated_at: at,
     });
   }
+}
+
+const API_FIELDS = { backend: 'backend', fallback_url: 'fallbackURL', logout_url: 'logoutURL' };
+
+/** An audit entry about a site's visitor authentication: never its key. */
+function siteEntry(
+  organizationId: string,
+  siteId: string,
+  actor: Actor,
+  action: 'visitor-auth.updated' | 'visitor-auth.key.regenerated',
+  details: Record<string, unknown>,
+): AuditEntry {
+  return { organizationId, actor, action, target: { kind: 'site', id: siteId }, details };
 }
 
 function present(row: PublishingAuthRow): PublishingAuth {

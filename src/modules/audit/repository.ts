@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { type Cursor, toPage } from '../../http/pagination.js';
+import { actorView } from './actor.js';
+import type { AuditEntryView, AuditFilters } from './schemas.js';
+
+/** Reads and prunes the audit log; entries are written by recordAudit (record.ts). */
+export class AuditRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Newest first; entries before `notBefore` (past retention, not yet pruned) are left out. */
+  async list(
+    organizationId: string,
+    filters: AuditFilters,
+    notBefore: string,
+    { cursor, limit }: { cursor: Cursor | undefined; limit: number },
+  ) {
+    let query = this.db
+      .selectFrom('audit_log')
+      .where('organization_id', '=', organizationId)
+      .where('at', '>=', latest(notBefore, filters.since));
+    if (filters.until !== undefined) query = query.where('at', '<', iso(filters.until));
+    if (filters.actor !== undefined) query = query.where('actor_user_id', '=', filters.actor);
+    if (filters.target !== undefined) query = query.where('target_id', '=', filters.target);
+    const { action } = filters;
+    if (action?.endsWith('*')) {
+      const prefix = action.slice(0, -1);
+      query = query.where(sql<boolean>`substr(action, 1, ${prefix.length}) = ${prefix}`);
+    } else if (action !== undefined) {
+      query = query.where('action', '=', action);
+    }
+    const counted = await query.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const listed =
+      cursor === undefined
+        ? query
+        : query.where(sql<boolean>`(at, id) < (${cursor.key}, ${cursor.id})`);
+    const rows = await listed
+      .selectAll()
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return toPage(
+      rows,
+      limit,
+      Number(counted.count),
+      (row): AuditEntryView => ({
+        object: 'audit-entry',
+        id: row.id,
+        at: row.at,
+        actor: actorView(row.actor_user_id, row.actor_token_id),
+        action: row.action,
+        target: { kind: row.target_kind, id: row.target_id },
+        details: JSON.parse(row.details) as Record<string, unknown>,
+      }),
+      (row) => row.at,
+    );
+  }
+
+  /** Deletes the entries older than `before`; answers how many. */
+  async prune(before: string): Promise<number> {
+    // Organization by organization: each delete is a range of the (organization_id, at) index,
+    // the table's only one (migration 0013).
+    const organizations = await this.db.selectFrom('organizations').select('id').execute();
+    let deleted = 0;
+    for (const { id } of organizations) {
+      const result = await this.db
+        .deleteFrom('audit_log')
+        .where('organization_id', '=', id)
+        .where('at', '<', before)
+        .executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
+  }
+}
+
+/**
+ * Stored times are `toISOString()` text, which compares in time order; so must the bounds. A
+ * bound is any date-time the query schema accepts: a leap second (`:60`, which Date cannot read)
+ * is the instant after `:59`, and an offset that moves a bound out of years 0000-9999 (which
+ * `toISOString` then writes with a sign, out of text order) makes it the first or last instant.
+ */
+function iso(time: string): string {
+  const leap = LEAP_SECOND.exec(time);
+  const ms = leap === null ? Date.parse(time) : Date.parse(`${leap[1]}59${leap[2]}`) + 1000;
+  return new Date(Math.min(Math.max(ms, FIRST_MS), LAST_MS)).toISOString();
+}
+
+const LEAP_SECOND = /^(.+?[Tt ]\d\d:\d\d:)60(.*)$/;
+const FIRST_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+function latest(notBefore: string, since: string | undefined): string {
+  if (since === undefined) return notBefore;
+  const bound = iso(since);
+  return bound > notBefore ? bound : notBefore;
+}
