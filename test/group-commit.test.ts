@@ -298,9 +298,10 @@ describe(`group commit (${BACKEND})`, () => {
 });
 
 // A deadlock between a batch and another connection (another Livery process, the CLI): PostgreSQL
-// aborts one side's statement (40P01); when it is the batch's, the batch runs again, whole.
+// aborts one side's statement (40P01); when it is the batch's, the batch runs again, its units
+// one by one (each in its own transaction, so that it holds no other unit's rows meanwhile).
 if (BACKEND === 'postgres') {
-  describe('group commit on PostgreSQL: a batch that loses a deadlock runs again', () => {
+  describe('group commit on PostgreSQL: a batch that loses a deadlock runs again, unit by unit', () => {
     let t: TestContext;
     before(async () => {
       t = await createTestApp();
@@ -323,7 +324,7 @@ if (BACKEND === 'postgres') {
         await other.query('select 1 from site_spaces where id = $1 for update', [x]);
 
         const commit = groupCommitOf(t.db);
-        const retries = commit.stats.retries;
+        const { retries, alone } = commit.stats;
         let runs = 0;
         const lockAndWrite = (id: string) => async (tx: Tx) => {
           runs += 1;
@@ -344,6 +345,7 @@ if (BACKEND === 'postgres') {
 
         assert.deepEqual(await batch, [y, x]);
         assert.ok(commit.stats.retries > retries, 'the batch was run again');
+        assert.equal(commit.stats.alone - alone, 1, 'its units one by one');
         assert.ok(runs >= 4, 'each unit ran again');
         const { rows } = await other.query(
           'select id, override_version from site_spaces where id = any($1) order by id',

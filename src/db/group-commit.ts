@@ -51,6 +51,8 @@ export interface GroupCommitStats {
   retries: number;
   /** Batches run again with a savepoint per unit, to undo one unit alone (PostgreSQL). */
   isolated: number;
+  /** Batches whose units ran one by one after a deadlock with another process (PostgreSQL). */
+  alone: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export class GroupCommit implements UnitRunner {
   private scheduled = false;
   private running = false;
   private readonly postgres: boolean;
-  readonly stats: GroupCommitStats = { batches: 0, units: 0, retries: 0, isolated: 0 };
+  readonly stats: GroupCommitStats = { batches: 0, units: 0, retries: 0, isolated: 0, alone: 0 };
 
   constructor(private readonly db: Db) {
     this.postgres = isPostgres(db);
@@ -145,9 +147,31 @@ export class GroupCommit implements UnitRunner {
       } catch (error) {
         if (!isRetryableConflict(error) || attempt >= ATTEMPTS) throw error;
         this.stats.retries += 1;
+        // A batch locks its units' rows in their arrival order and holds them all until its
+        // COMMIT, so two processes' batches over the same rows in another order deadlock, and
+        // under a steady storm they may again on every attempt. A unit run alone holds only
+        // its own rows: from the first deadlock on, this batch's units run one by one.
+        if (jobs.length > 1) return this.runAlone(jobs);
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
     }
+  }
+
+  /**
+   * Each unit in a transaction of its own, one after another (still before the next batch: the
+   * batch's `release` waits for the last). A unit that fails fails alone.
+   */
+  private async runAlone(jobs: Job[]): Promise<Outcome[]> {
+    this.stats.alone += 1;
+    const outcomes: Outcome[] = [];
+    for (const job of jobs) {
+      try {
+        outcomes.push(...(await this.runBatch([job], () => {})));
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
   }
 
   /**
