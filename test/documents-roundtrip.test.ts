@@ -172,15 +172,28 @@ const documents = tied.document;
 const canonical = (nodes: m.Block[]): JsonDocument => m.document(withHeadingIds(nodes));
 
 describe('document → Markdown → document', () => {
-  test('is stable for generated documents (each valid under GitBook 0.202)', () => {
+  test('is stable for generated documents', () => {
     fc.assert(
       fc.property(documents, (nodes) => {
         const doc = canonical(nodes);
-        assert.deepEqual(violationsAt('0.202', '/components/schemas/JSONDocument', doc), []);
         const markdown = documentToMarkdown(doc, LINKS);
         assert.deepEqual(markdownToDocument(markdown, LINKS), doc, markdown);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  // A test of the generator above: its documents are ones GitBook could send. Separate, with
+  // fewer runs: validating a deep document against GitBook's schema (nested oneOf) costs some
+  // hundred times its round trip, and made the file take 40 s to over 180 s (the per-file
+  // limit) depending on the seed and the machine's load.
+  test('generated documents are valid under GitBook 0.202', () => {
+    fc.assert(
+      fc.property(documents, (nodes) => {
+        const doc = canonical(nodes);
+        assert.deepEqual(violationsAt('0.202', '/components/schemas/JSONDocument', doc), []);
+      }),
+      { numRuns: 60 },
     );
   });
 });
