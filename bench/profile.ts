@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import type autocannon from 'autocannon';
 import {
   buildLivery,
   measure,
@@ -64,13 +65,22 @@ async function main(): Promise<void> {
               body: lookup.lookupBody,
             }
           : {
+              // autocannon applies setupRequest only per entry of `requests`, not at the top.
               url: patchUrl,
-              method: 'PATCH' as const,
-              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-              setupRequest: (request: Record<string, unknown>) => ({
-                ...request,
-                body: JSON.stringify({ title: `Title ${n++}` }),
-              }),
+              requests: [
+                {
+                  method: 'PATCH' as const,
+                  path: new URL(patchUrl).pathname,
+                  headers: {
+                    authorization: `Bearer ${TOKEN}`,
+                    'content-type': 'application/json',
+                  },
+                  setupRequest: (request) => ({
+                    ...request,
+                    body: JSON.stringify({ title: `Title ${n++}` }),
+                  }),
+                } satisfies autocannon.Request,
+              ],
             };
     await measure(options, 2, 16); // warm-up
     const m = await measure(options, SECONDS, 16, child.pid);
