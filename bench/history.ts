@@ -13,13 +13,13 @@ import {
   machine,
   measure,
   median,
+  patchLoad,
   postgresTarget,
   ROOT,
   schemaUrl,
   seed,
   startLivery,
   stop,
-  TOKEN,
 } from './lib.js';
 
 /**
@@ -45,30 +45,9 @@ const TARGET = 0.8;
 /** bench/lib.ts `seed` makes 2 + spread variants. */
 const SPREAD = 6;
 
-let written = 0;
-
-function patchOptions(origin: string, paths: string[]): autocannon.Options {
-  const first = paths[0] ?? '/';
-  return {
-    url: `${origin}${first}`,
-    requests: [
-      {
-        method: 'PATCH',
-        path: first,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        // A title never sent before: a PATCH that changed nothing would record no revision.
-        setupRequest: (request) => {
-          written += 1;
-          return {
-            ...request,
-            path: paths[written % paths.length] ?? first,
-            body: JSON.stringify({ title: `Benchmark ${written}` }),
-          };
-        },
-      },
-    ],
-  };
-}
+// A title never sent before: a PATCH that changed nothing would record no revision.
+const patchOptions = (origin: string, paths: string[]) =>
+  patchLoad(origin, paths, (n) => ({ title: `Benchmark ${n}` }));
 
 function git(args: string[]): void {
   const result = spawnSync('git', args, { cwd: ROOT, stdio: 'inherit' });

@@ -512,3 +512,35 @@ export async function apiCall(
       : ((await res.json()) as Record<string, unknown>);
   }
 }
+
+let patchesSent = 0;
+
+/**
+ * PATCH load spread over `paths` in turn, each with the body `bodyOf(n)` for a counter `n` that
+ * never repeats in this process: every PATCH changes its variant, so every one really writes.
+ */
+export function patchLoad(
+  origin: string,
+  paths: string[],
+  bodyOf: (n: number) => unknown,
+): autocannon.Options {
+  const first = paths[0] ?? '/';
+  return {
+    url: `${origin}${first}`,
+    requests: [
+      {
+        method: 'PATCH',
+        path: first,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          patchesSent += 1;
+          return {
+            ...request,
+            path: paths[patchesSent % paths.length] ?? first,
+            body: JSON.stringify(bodyOf(patchesSent)),
+          };
+        },
+      },
+    ],
+  };
+}

@@ -2,7 +2,6 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type autocannon from 'autocannon';
 import {
   adminQuery,
   buildLivery,
@@ -12,6 +11,7 @@ import {
   machine,
   measure,
   median,
+  patchLoad,
   postgresTarget,
   ROOT,
   ROUNDS,
@@ -19,7 +19,6 @@ import {
   seed,
   startLivery,
   stop,
-  TOKEN,
 } from './lib.js';
 
 /**
@@ -55,30 +54,9 @@ interface Server {
 /** bench/lib.ts `seed` PATCHes two variants once each: two versions before the first round. */
 const SEED_VERSIONS = 2;
 
-let written = 0;
-
-function patchOptions(origin: string, paths: string[]): autocannon.Options {
-  const path = paths[0] ?? '/';
-  return {
-    url: `${origin}${path}`,
-    requests: [
-      {
-        method: 'PATCH',
-        path,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        // A new value every request, so every PATCH really writes (and is made durable).
-        setupRequest: (request) => {
-          written += 1;
-          return {
-            ...request,
-            path: paths[written % paths.length] ?? path,
-            body: JSON.stringify({ footer: { copyright: `c ${written}` } }),
-          };
-        },
-      },
-    ],
-  };
-}
+// A new value every request, so every PATCH really writes (and is made durable).
+const patchOptions = (origin: string, paths: string[]) =>
+  patchLoad(origin, paths, (n) => ({ footer: { copyright: `c ${n}` } }));
 
 async function main(): Promise<void> {
   const postgres = await postgresTarget();
