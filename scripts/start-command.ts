@@ -10,9 +10,9 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
  */
 export function startCommand(): { tscArgs: string[]; nodeArgs: string[] } {
   const scripts = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts;
-  const match = /^tsc (.+?) && node (.+)$/.exec(String(scripts.start));
+  const match = /(?:^|&& )tsc (.+?) && node (.+)$/.exec(String(scripts.start));
   if (match?.[1] === undefined || match[2] === undefined) {
-    throw new Error('package.json: start is not `tsc … && node …`');
+    throw new Error('package.json: start does not end with `tsc … && node …`');
   }
   return { tscArgs: match[1].split(/\s+/), nodeArgs: match[2].split(/\s+/) };
 }

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrfProtection from '@fastify/csrf-protection';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -69,6 +71,9 @@ import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
+import { studioAssetRoutes } from './modules/studio/asset-routes.js';
+import { studioSessionRoutes } from './modules/studio/session-routes.js';
+import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
 import { TeamsService } from './modules/teams/service.js';
@@ -153,8 +158,10 @@ export function buildServices({ config, db }: AppDependencies) {
     variantsOf: (siteId) => publishedRepository.variantsOf(siteId),
     urls,
   });
+  const studioSessions = new StudioSessions(db, identity, config.studioSessionHours);
   return {
     audit,
+    studioSessions,
     siteTokenKeys,
     siteTokens,
     siteTokenGate,
@@ -220,6 +227,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorateRequest('principal', null);
   app.decorateRequest('memberRole', null);
   app.decorateRequest('siteToken', null);
+  app.decorateRequest('viaSession', false);
+  // Cookies for the published sites' visitors and Livery Studio's sessions; CSRF tokens for the
+  // studio (a double-submit token bound to a secret cookie: http/auth.ts checks it).
+  const secureCookies = config.publicUrl.startsWith('https:');
+  await app.register(fastifyCookie);
+  await app.register(fastifyCsrfProtection, {
+    cookieKey: 'livery_csrf',
+    cookieOpts: {
+      path: '/',
+      sameSite: 'strict',
+      httpOnly: true,
+      secure: config.baseUrl.startsWith('https:'),
+    },
+    getToken: (request) => {
+      const token = request.headers['x-csrf-token'];
+      return typeof token === 'string' ? token : undefined;
+    },
+  });
 
   // Callback-style hooks: they run on every request, and need no promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -286,6 +311,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         services.identity,
         (spaceId) => services.spaces.organizationOf(spaceId),
         { tokens: services.siteTokens, gate: services.siteTokenGate },
+        services.studioSessions,
       );
       installRateLimit(v1, config.rateLimitPerMinute);
       installIdempotency(v1, { db: deps.db });
@@ -351,8 +377,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       published: services.published,
       insights: services.insights,
       search: services.search,
-      secureCookies: config.publicUrl.startsWith('https:'),
+      secureCookies,
     });
+  });
+
+  // Livery Studio (docs/studio.md): the web editor, and its sign-in.
+  await app.register(studioAssetRoutes);
+  await app.register(studioSessionRoutes, {
+    sessions: services.studioSessions,
+    identity: services.identity,
+    hours: config.studioSessionHours,
+    secureCookies: config.baseUrl.startsWith('https:'),
   });
 
   return app;

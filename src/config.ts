@@ -23,6 +23,8 @@ export interface Config {
   readonly customizationHistoryKeep: number;
   /** Days audit-log entries are kept (AUDIT_LOG_KEEP_DAYS, default 365); 0: forever. */
   readonly auditLogKeepDays: number;
+  /** STUDIO_SESSION_HOURS: how long a Livery Studio sign-in lasts (docs/studio.md). */
+  readonly studioSessionHours: number;
   /** Time allowed to receive a whole request (headers and body); 0: no limit. */
   readonly requestTimeoutMs: number;
   /** Load shedding (503) above these; 0 disables each check. */
@@ -189,6 +191,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const inviteTtlDays = upTo('INVITE_TTL_DAYS', '14', 3650);
   const customizationHistoryKeep = upTo('CUSTOMIZATION_HISTORY_KEEP', '0', 1_000_000_000);
   const auditLogKeepDays = upTo('AUDIT_LOG_KEEP_DAYS', '365', 36_500);
+  const studioSessionHours = upTo('STUDIO_SESSION_HOURS', '12', 24 * 90);
+  if (studioSessionHours === 0) problems.push('STUDIO_SESSION_HOURS must be at least 1 (got 0)');
   const requestTimeoutMs = upTo('REQUEST_TIMEOUT_MS', '30000', 3_600_000);
   const pressureMaxEventLoopDelayMs = upTo('PRESSURE_MAX_EVENT_LOOP_DELAY_MS', '1000', 60_000);
   const pressureMaxHeapUsedMb = upTo('PRESSURE_MAX_HEAP_USED_MB', '0', 1_048_576);
@@ -218,6 +222,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     inviteTtlDays,
     customizationHistoryKeep,
     auditLogKeepDays,
+    studioSessionHours,
     requestTimeoutMs,
     pressureMaxEventLoopDelayMs,
     pressureMaxHeapUsedMb,

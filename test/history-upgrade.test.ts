@@ -31,9 +31,9 @@ test(`upgrading gives customized sites and variants revision 1 (${BACKEND})`, as
   // Back to the release before history (its tables are dropped), then up again: the database
   // of a server that customized sites before history existed, upgraded.
   const migrator = await createMigrator(t.db);
-  const down = await migrator.migrateDown();
+  const down = await migrator.migrateTo('0012_site_token_keys');
   assert.equal(down.error, undefined);
-  assert.equal(down.results?.[0]?.migrationName, '0013_history_and_audit');
+  assert.ok(down.results?.some((result) => result.migrationName === '0013_history_and_audit'));
   const up = await migrator.migrateToLatest();
   assert.equal(up.error, undefined);
 

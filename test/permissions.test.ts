@@ -1085,6 +1085,14 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `${f.base}/site-spaces/${f.siteSpaceIds[1]}/customization` }),
   },
   {
+    operationId: 'getSiteSpaceCustomizationOverride',
+    method: 'GET',
+    success: 200,
+    call: async () => ({
+      url: `${f.base}/site-spaces/${f.siteSpaceIds[1]}/customization/override`,
+    }),
+  },
+  {
     operationId: 'getSiteSpaceThemeCss',
     method: 'GET',
     success: 200,

@@ -25,6 +25,15 @@ export interface DatabaseSchema {
   site_token_keys: SiteTokenKeyRow;
   customization_revisions: CustomizationRevisionRow;
   audit_log: AuditLogRow;
+  studio_sessions: StudioSessionRow;
+}
+
+/** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
+export interface StudioSessionRow {
+  id_hash: string;
+  token_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 /** A key that signs site tokens (modules/site-tokens); retired keys still verify until expiry. */

@@ -8,6 +8,7 @@ import {
   seesSpaces,
 } from '../modules/identity/permissions.js';
 import type { Authenticated, IdentityService, Principal } from '../modules/identity/service.js';
+import { STUDIO_COOKIE, type StudioSessions } from '../modules/studio/sessions.js';
 import {
   authenticateSiteToken,
   looksLikeSiteToken,
@@ -20,6 +21,8 @@ declare module 'fastify' {
     principal: Principal | null;
     /** The caller's role in the organization the request names (by path or through a space). */
     memberRole: string | null;
+    /** Authenticated by a Livery Studio session cookie (then unsafe methods need a CSRF token). */
+    viaSession: boolean;
   }
   interface FastifyContextConfig {
     /** The operation's row of the permission table (modules/identity/permissions.ts). */
@@ -64,9 +67,10 @@ export function installAccessControl(
   identity: IdentityService,
   spaceOrganization: (spaceId: string) => Promise<string | undefined>,
   siteTokens: SiteTokenAuth,
+  sessions: Pick<StudioSessions, 'find'>,
 ): void {
   const refusals = new WeakMap<FastifyRequest, AppError>();
-  const check = bearerAuth(identity, spaceOrganization, siteTokens);
+  const check = bearerAuth(identity, spaceOrganization, siteTokens, sessions);
   /** A 401 ends the request at once; other refusals wait for preValidation. */
   const refuse = (request: FastifyRequest, error: unknown): unknown => {
     if (!(error instanceof AppError) || error.statusCode === 401) return error;
@@ -75,20 +79,26 @@ export function installAccessControl(
   };
   // Callback-style hooks: a request whose token is kept in memory is checked without a promise
   // (every /v1 request runs these; see bearerAuth).
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    // A cookie is sent by the browser whoever made the page: a state-changing request made with
+    // the studio's session must also carry the CSRF token only the studio's own page can read.
+    const proceed = (error?: unknown) => {
+      const refusal = refuse(request, error) as Error | undefined;
+      if (refusal !== undefined || !request.viaSession || SAFE_METHODS.has(request.method)) {
+        done(refusal);
+      } else {
+        app.csrfProtection(request, reply, done);
+      }
+    };
     let pending: undefined | Promise<void>;
     try {
       pending = check(request);
     } catch (error) {
-      done(refuse(request, error) as Error | undefined);
+      proceed(error);
       return;
     }
-    if (pending === undefined) done();
-    else
-      pending.then(
-        () => done(),
-        (error) => done(refuse(request, error) as Error | undefined),
-      );
+    if (pending === undefined) proceed();
+    else pending.then(() => proceed(), proceed);
   });
   app.addHook('preValidation', (request, reply, done) => {
     try {
@@ -131,12 +141,44 @@ function bearerAuth(
   identity: IdentityService,
   spaceOrganization: (spaceId: string) => Promise<string | undefined>,
   siteTokens: SiteTokenAuth,
+  sessions: Pick<StudioSessions, 'find'>,
 ) {
+  /** Finds the caller (by `lookup`) and admits the request, for the organization it names. */
+  const authorize = (
+    request: FastifyRequest,
+    permission: Permission | undefined,
+    lookup: (organizationId: string | undefined) => Promise<Authenticated | undefined>,
+  ): Promise<void> => {
+    const { organizationId, spaceId } = request.params as {
+      organizationId?: string;
+      spaceId?: string;
+    };
+    if (organizationId === undefined && spaceId !== undefined) {
+      return spaceOrganization(spaceId).then(async (organization) => {
+        const found = await lookup(organization);
+        admit(request, permission, found, organization, { kind: 'space', id: spaceId });
+      });
+    }
+    return lookup(organizationId).then((found) => {
+      admit(request, permission, found, organizationId, namedOrganization(organizationId));
+    });
+  };
   return (request: FastifyRequest): undefined | Promise<void> => {
     const header = request.headers.authorization;
     const { permission } = request.routeOptions.config;
-    if ((header === undefined || header.trim() === '') && permission?.anonymous) return;
     if (header === undefined || header.trim() === '') {
+      // No Authorization header: a Livery Studio session cookie stands for its API token.
+      const secret = request.cookies[STUDIO_COOKIE];
+      if (secret !== undefined && secret !== '') {
+        request.viaSession = true;
+        return sessions.find(secret).then((session) => {
+          if (session === undefined) throw sessionEnded();
+          return authorize(request, permission, (organizationId) =>
+            identity.authenticateHash(session.tokenHash, organizationId),
+          );
+        });
+      }
+      if (permission?.anonymous) return;
       throw missingCredentials(
         'Missing Authorization header; send "Authorization: Bearer <API token>"',
       );
@@ -147,23 +189,37 @@ function bearerAuth(
     }
     if (looksLikeSiteToken(token))
       return authenticateSiteToken(request, token, permission, siteTokens);
-    const params = request.params as { organizationId?: string; spaceId?: string };
-    const { organizationId, spaceId } = params;
-    if (organizationId === undefined && spaceId !== undefined) {
-      return spaceOrganization(spaceId).then(async (organization) => {
-        const found = await identity.authenticate(token, organization);
-        admit(request, permission, found, organization, { kind: 'space', id: spaceId });
-      });
+    const { organizationId, spaceId } = request.params as {
+      organizationId?: string;
+      spaceId?: string;
+    };
+    if (organizationId !== undefined || spaceId === undefined) {
+      const cached = identity.authenticateCached(token, organizationId);
+      if (cached !== MISS) {
+        return admit(
+          request,
+          permission,
+          cached,
+          organizationId,
+          namedOrganization(organizationId),
+        );
+      }
     }
-    const named: Named =
-      organizationId === undefined ? undefined : { kind: 'organization', id: organizationId };
-    const cached = identity.authenticateCached(token, organizationId);
-    if (cached !== MISS) return admit(request, permission, cached, organizationId, named);
-    return identity.authenticate(token, organizationId).then((found) => {
-      admit(request, permission, found, organizationId, named);
-    });
+    return authorize(request, permission, (organization) =>
+      identity.authenticate(token, organization),
+    );
   };
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const namedOrganization = (organizationId: string | undefined): Named =>
+  organizationId === undefined ? undefined : { kind: 'organization', id: organizationId };
+
+const sessionEnded = () =>
+  invalidToken(
+    'The Livery Studio session is unknown, expired or signed out, or its API token was revoked: sign in again',
+  );
 
 /** What the path names: its 404 refuses a non-member. */
 type Named = { kind: 'organization' | 'space'; id: string } | undefined;
@@ -208,14 +264,9 @@ function admit(
 /** 403 unless the caller's token scopes and role allow `permission` (the table's rules). */
 export function demand(request: FastifyRequest, permission: Permission): void {
   demandScope(request, permission);
-  if (permission.role !== null) {
-    const role = memberRoleOf(request);
-    if (!roleAtLeast(role, permission.role)) {
-      throw forbidden(
-        `${operationOf(request)} needs the ${permission.role} role in this organization; your role is ${role}`,
-      );
-    }
-  }
+  if (permission.role === null) return;
+  const refusal = roleRefusal(operationOf(request), permission, memberRoleOf(request));
+  if (refusal !== undefined) throw forbidden(refusal);
 }
 
 const operationOf = (request: FastifyRequest) =>
@@ -223,20 +274,37 @@ const operationOf = (request: FastifyRequest) =>
 
 /** 403 unless the caller's token is unrestricted or holds the scope `permission` needs. */
 function demandScope(request: FastifyRequest, permission: Permission): void {
-  const operation = operationOf(request);
-  const { scopes } = principalOf(request);
-  if (scopes !== null) {
-    if (permission.unscopedOnly) {
-      throw forbidden(
-        `${operation} needs an API token without scopes: a token restricted to scopes cannot manage tokens`,
-      );
-    }
-    if (permission.scope !== null && !scopes.includes(permission.scope)) {
-      throw forbidden(
-        `This API token lacks the scope ${permission.scope}, which ${operation} needs (the token has: ${scopes.join(', ') || 'none'})`,
-      );
-    }
+  const refusal = scopeRefusal(operationOf(request), permission, principalOf(request).scopes);
+  if (refusal !== undefined) throw forbidden(refusal);
+}
+
+/**
+ * Why a token with `scopes` may not call `operation`, or undefined. With roleRefusal, the one
+ * wording of the permission table's refusals: the API's 403s and the studio's read-only reasons.
+ */
+export function scopeRefusal(
+  operation: string | undefined,
+  permission: Permission,
+  scopes: readonly string[] | null,
+): string | undefined {
+  if (scopes === null) return undefined;
+  if (permission.unscopedOnly) {
+    return `${operation} needs an API token without scopes: a token restricted to scopes cannot manage tokens`;
   }
+  if (permission.scope !== null && !scopes.includes(permission.scope)) {
+    return `This API token lacks the scope ${permission.scope}, which ${operation} needs (the token has: ${scopes.join(', ') || 'none'})`;
+  }
+  return undefined;
+}
+
+/** Why a member with `role` may not call `operation`, or undefined. */
+export function roleRefusal(
+  operation: string | undefined,
+  permission: Permission,
+  role: string,
+): string | undefined {
+  if (permission.role === null || roleAtLeast(role, permission.role)) return undefined;
+  return `${operation} needs the ${permission.role} role in this organization; your role is ${role}`;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -97,6 +97,9 @@ function clientErrorMessage(error: FastifyError): string {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return `The request body is not valid JSON: ${error.message}`;
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return 'Missing or invalid CSRF token: a request made with a Livery Studio session must send the x-csrf-token header that GET /studio/session gives';
     default:
       return error.message;
   }

@@ -139,6 +139,37 @@ export const customizationRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
+  app.get(
+    `${variant}/override`,
+    {
+      schema: {
+        operationId: 'getSiteSpaceCustomizationOverride',
+        summary: "A site space's stored override itself",
+        description:
+          "Livery extension. The fields the variant overrides, exactly as stored (`{}` when it overrides none), with the variant's ETag: the one PATCH and DELETE take in If-Match. Livery Studio reads it to tell inherited fields from overridden ones.",
+        tags: ['site-customization', 'livery'],
+        params: SiteSpaceParams,
+        response: responses(
+          {
+            200: Type.Object({
+              override: Type.Unsafe<Record<string, unknown>>(OverridePatchSchema),
+            }),
+          },
+          [400],
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const { override, etag } = await customization.getOverride(
+        organizationId,
+        siteId,
+        siteSpaceId,
+      );
+      return reply.header('etag', etag).header('cache-control', 'no-cache').send({ override });
+    },
+  );
+
   app.patch(
     variant,
     {

@@ -258,14 +258,25 @@ export class CustomizationService {
     siteId: string,
     siteSpaceId: string,
     patch: SettingsPatch,
+    /** A draft of the site's settings (a PUT body) to use instead of the stored ones. */
+    siteDraft?: SettingsPatch,
   ): Promise<Settings> {
     const record = await requireVariant(this.repo, organizationId, siteId, siteSpaceId);
     const stored = parseOverride(record.override);
-    const site = parse(siteRepresentation(record).json);
+    const site =
+      siteDraft === undefined
+        ? parse(siteRepresentation(record).json)
+        : settingsFromInput(canonicalPatch(siteDraft, () => DEFAULT_SETTINGS.pageActions));
     return effectiveSettings(
       site,
       mergeOverride(stored, canonicalForVariant(record, stored, patch)),
     );
+  }
+
+  /** The variant's stored override itself (`{}` when none), with the variant's ETag. */
+  async getOverride(organizationId: string, siteId: string, siteSpaceId: string) {
+    const record = await requireVariant(this.repo, organizationId, siteId, siteSpaceId);
+    return { override: parseOverride(record.override), etag: variantEtag(record) };
   }
 
   /** Removes the override; says whether there was one. */

@@ -131,7 +131,7 @@ export const SETTINGS_SHAPE = shapeOf(SettingsSchema);
 /** Fields a site-space override may not carry, with the reason given to the client. */
 const SITE_LEVEL_ONLY =
   'This setting exists at the site level only and cannot be overridden per site-space';
-const SITE_LEVEL_ONLY_FIELDS = ['ai', 'advancedCustomization', 'insights'] as const;
+export const SITE_LEVEL_ONLY_FIELDS = ['ai', 'advancedCustomization', 'insights'] as const;
 
 /** Body of PUT: any subset of the settings; absent or `null` fields take their defaults. */
 export const SettingsInputSchema = Type.Unsafe<SettingsPatch>(patchSchemaOf(SettingsSchema));

@@ -255,6 +255,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   // Customization.
   getSiteCustomizationById: p('read', 'site:read'),
+  getSiteSpaceCustomizationOverride: p('read', 'site:read', 'Livery extension'),
   updateSiteCustomizationById: p('admin', 'site:write'),
   getSiteSpaceCustomizationById: p('read', 'site:read'),
   overrideSiteSpaceCustomizationById: p('admin', 'site:write'),

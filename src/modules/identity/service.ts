@@ -59,7 +59,14 @@ export class IdentityService {
    * organization is named, the principal's role in it (undefined for a non-member). One query.
    */
   async authenticate(token: string, organizationId?: string): Promise<Authenticated | undefined> {
-    const hash = hashToken(token);
+    return this.authenticateHash(hashToken(token), organizationId);
+  }
+
+  /** `authenticate` for a token known by its stored hash (a studio session's token). */
+  async authenticateHash(
+    hash: string,
+    organizationId?: string,
+  ): Promise<Authenticated | undefined> {
     return this.admit(hash, await this.repo.findActiveToken(hash, organizationId));
   }
 

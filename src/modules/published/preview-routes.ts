@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { responses, SiteParams } from '../../http/schemas.js';
-import { OverridePatchSchema } from '../customization/settings-schema.js';
+import { OverridePatchSchema, SettingsInputSchema } from '../customization/settings-schema.js';
 import type { PublishedSiteService } from './service.js';
 
 /** `POST /v1/orgs/{organizationId}/sites/{siteId}/preview` (Livery extension). */
@@ -16,7 +16,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ published: PublishedSite
         operationId: 'previewSitePage',
         summary: 'Render a page of the published site with draft customization settings',
         description:
-          "Livery extension. Renders one page of a site-space (default: the site's default) as the published site would, with `customization` merged into the site-space's override the way overrideSiteSpaceCustomizationById merges it, and saves nothing. Works whether or not the site is published. The theme is inline; links and assets are absolute addresses under PUBLIC_URL. See docs/published-site.md.",
+          "Livery extension. Renders one page of a site-space (default: the site's default) as the published site would, with `customization` merged into the site-space's override the way overrideSiteSpaceCustomizationById merges it (and, with `site`, a draft of the site's settings in place of the stored ones), and saves nothing. Works whether or not the site is published. The theme is inline; links and assets are absolute addresses under PUBLIC_URL. See docs/published-site.md.",
         tags: ['site-customization', 'livery'],
         params: SiteParams,
         body: Type.Object(
@@ -31,6 +31,13 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ published: PublishedSite
               }),
             ),
             customization: Type.Optional(OverridePatchSchema),
+            site: Type.Optional(
+              Type.Unsafe<Static<typeof SettingsInputSchema>>({
+                ...SettingsInputSchema,
+                description:
+                  "A draft of the site's settings (an updateSiteCustomizationById body) to render with instead of the stored ones; `customization` still applies on top",
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

@@ -12,7 +12,6 @@ import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
 import { ASSETS } from './assets.js';
-import { parseCookies, serializeCookie } from './cookies.js';
 import { pageCsp } from './csp.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 
@@ -35,10 +34,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   search: SearchService;
   secureCookies: boolean;
 }> = async (app, { published, insights, search, secureCookies }) => {
+  // SameSite=Lax: no other site can send a visitor's cookies with a POST.
   const cookieOptions = (open: OpenSite, extra: { maxAge?: number } = {}) => ({
     path: open.root.slice(0, -1),
     httpOnly: true,
     secure: secureCookies,
+    sameSite: 'lax' as const,
     ...extra,
   });
 
@@ -53,7 +54,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const query = request.query as Record<string, unknown>;
     const decision = await published.access(open, {
       query: page ? { share: single(query.share), jwt_token: single(query.jwt_token) } : {},
-      cookies: parseCookies(request.headers.cookie),
+      cookies: request.cookies,
       authorization: request.headers.authorization,
     });
     // The site's files and reports are fetched by its pages' scripts: no sign-in page for them.
@@ -74,10 +75,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         const { name, value } = decision.cookie;
         // The other credential's cookie goes: one site, one way in.
         const other = name === SHARE_COOKIE ? VISITOR_COOKIE : SHARE_COOKIE;
-        reply.header('set-cookie', [
-          serializeCookie(name, value, cookieOptions(open)),
-          serializeCookie(other, '', cookieOptions(open, { maxAge: 0 })),
-        ]);
+        reply
+          .setCookie(name, value, cookieOptions(open))
+          .setCookie(other, '', cookieOptions(open, { maxAge: 0 }));
         const location = `${published.mount}${withoutCredentials(request.url).slice(3)}`;
         return void reply.code(302).header('cache-control', 'no-store').redirect(location);
       }
@@ -230,12 +230,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         .send(answer.text);
     }
     if (noindex) reply.header('x-robots-tag', 'noindex');
-    const cookies = parseCookies(request.headers.cookie);
-    if (answer.settings.insights.trackingCookie && cookies[TRACKING_COOKIE] === undefined) {
-      reply.header(
-        'set-cookie',
-        serializeCookie(TRACKING_COOKIE, newVisitorId(), cookieOptions(open, { maxAge: YEAR })),
-      );
+    if (answer.settings.insights.trackingCookie && request.cookies[TRACKING_COOKIE] === undefined) {
+      reply.setCookie(TRACKING_COOKIE, newVisitorId(), cookieOptions(open, { maxAge: YEAR }));
     }
     return reply
       .code(answer.status)
@@ -250,7 +246,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
 
 /** The visitor of the tracking cookie, when it holds an id Livery could have made. */
 function trackedVisitor(request: FastifyRequest): string | undefined {
-  const id = parseCookies(request.headers.cookie)[TRACKING_COOKIE];
+  const id = request.cookies[TRACKING_COOKIE];
   return id !== undefined && VISITOR_ID.test(id) ? id : undefined;
 }
 

@@ -35,6 +35,8 @@ export interface PreviewInput {
   siteSpaceId?: string;
   pagePath?: string;
   customization?: SettingsPatch;
+  /** A draft of the site's settings (a PUT body), used instead of the stored ones. */
+  site?: SettingsPatch;
 }
 
 /**
@@ -200,6 +202,7 @@ export class PublishedSiteService {
       siteId,
       variant.id,
       input.customization ?? {},
+      input.site,
     );
     const open = { site, variants, root: `${this.deps.publicUrl}${site.basename ?? site.id}/` };
     const frame = await this.frame(open, variant, true, settings);
