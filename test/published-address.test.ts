@@ -95,7 +95,11 @@ describe('withoutCredentials and cookies', () => {
   test('Set-Cookie: encoded value, path, SameSite=Lax, HttpOnly, Secure, Max-Age', () => {
     const options = { path: '/s/acme', httpOnly: true, secure: true, sameSite: 'lax', maxAge: 0 };
     assert.equal(
-      fastifyCookie.serialize('n', 'a b;', options as Parameters<typeof fastifyCookie.serialize>[2]),
+      fastifyCookie.serialize(
+        'n',
+        'a b;',
+        options as Parameters<typeof fastifyCookie.serialize>[2],
+      ),
       'n=a%20b%3B; Max-Age=0; Path=/s/acme; HttpOnly; Secure; SameSite=Lax',
     );
   });
