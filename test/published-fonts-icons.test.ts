@@ -76,6 +76,8 @@ describe('fonts', () => {
     assert.equal(font.statusCode, 200);
     assert.equal(font.headers['content-type'], 'font/woff2');
     assert.ok(font.headers.etag);
+    // Readable with CORS by any origin: the studio's preview frame has an opaque one.
+    assert.equal(font.headers['access-control-allow-origin'], '*');
     for (const path of [
       '/s/@livery/fonts/nope.woff2',
       '/s/@livery/fonts/index.txt',

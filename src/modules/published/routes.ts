@@ -117,6 +117,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const bytes = fontFile(name);
     if (bytes === undefined) return plain404(reply);
     // The files change only with a new release of the fonts: their name is their version.
+    // Fonts are fetched with CORS: readable by any origin, including the studio's preview frame
+    // (a sandboxed srcdoc, whose origin is opaque). They are the same public files for everyone.
+    reply.header('access-control-allow-origin', '*');
     return sendTagged(request, reply, `"${name}"`, 'public, max-age=604800', 'font/woff2', bytes);
   });
 
