@@ -58,7 +58,9 @@ export async function request<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = { accept: options.text ? 'text/html' : 'application/json' };
+  const headers: Record<string, string> = {
+    accept: options.text ? 'text/html' : 'application/json',
+  };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.ifMatch !== undefined) headers['if-match'] = options.ifMatch;
   if (!SAFE.has(method) && csrfToken !== undefined) headers['x-csrf-token'] = csrfToken;
@@ -66,6 +68,10 @@ export async function request<T>(
     method,
     headers,
     credentials: 'same-origin',
+    // GitBook's reads carry Last-Modified and no Cache-Control: without this the browser may
+    // answer a read after a save from its heuristic cache (stale ETag → every save a 412).
+    // no-cache still revalidates, so an unchanged answer costs a 304.
+    cache: 'no-cache',
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

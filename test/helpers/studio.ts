@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
+import { buildStudio, type StudioBuild } from '../../scripts/build-studio.js';
 import type { TestContext } from './app.js';
 
 /** The `name=value` pairs a response sets, as one Cookie header value. */
@@ -38,4 +40,14 @@ export async function studioSignIn(t: TestContext, token: string): Promise<Studi
   assert.equal(signIn.statusCode, 200, signIn.body);
   cookie = cookiesOf(signIn, cookie);
   return { cookie, csrfToken: (signIn.json() as { csrfToken: string }).csrfToken };
+}
+
+/**
+ * The built studio (dist/studio/), built here only when missing: `npm test` builds it before
+ * any test runs, and a rebuild while another test file loads its assets would pull them away.
+ */
+export async function ensureStudioBuilt(): Promise<StudioBuild> {
+  const report = new URL('../../dist/studio/build.json', import.meta.url);
+  if (!existsSync(report)) return buildStudio({ quiet: true });
+  return JSON.parse(readFileSync(report, 'utf8')) as StudioBuild;
 }

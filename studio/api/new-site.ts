@@ -1,0 +1,68 @@
+/**
+ * "Create a site" for an organization without one (a new user's first visit): through the
+ * public API only, as a user with curl would. One space per variant, each with a first page,
+ * a site showing them all (the first is the default), a basename, and the site published.
+ */
+import { ApiError, api } from './client';
+
+export interface NewSite {
+  title: string;
+  /** Variant (space) titles; the first becomes the default variant. */
+  variants: string[];
+}
+
+const WELCOME: Record<string, string> = {
+  Deutsch: '# Willkommen\n\nDies ist die erste Seite dieser Variante.',
+  Français: '# Bienvenue\n\nCeci est la première page de cette variante.',
+};
+
+/** A basename from a title: letters, digits and dashes ("Acme Docs" → "acme-docs"). */
+export function basenameOf(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return slug === '' || slug.startsWith('site_') ? 'docs' : slug;
+}
+
+async function spaceWithFirstPage(organizationId: string, title: string): Promise<string> {
+  const space = await api.post<{ id: string }>(`/v1/orgs/${organizationId}/spaces`, { title });
+  const id = space.body.id;
+  const cr = await api.post<{ id: string }>(`/v1/spaces/${id}/change-requests`, {
+    subject: 'First page',
+  });
+  const base = `/v1/spaces/${id}/change-requests/${cr.body.id}`;
+  const markdown = WELCOME[title] ?? `# Welcome\n\nThis is the first page of ${title}.`;
+  await api.post(`${base}/content`, {
+    changes: [{ operation: 'insert_page', document: { markdown } }],
+  });
+  await api.post(`${base}/merge`);
+  return id;
+}
+
+/** Creates and publishes the site; answers its id. */
+export async function createSite(organizationId: string, input: NewSite): Promise<string> {
+  const spaces: string[] = [];
+  for (const variant of input.variants)
+    spaces.push(await spaceWithFirstPage(organizationId, variant));
+  const site = await api.post<{ id: string }>(`/v1/orgs/${organizationId}/sites`, {
+    title: input.title,
+    spaces,
+  });
+  const path = `/v1/orgs/${organizationId}/sites/${site.body.id}`;
+  // A basename is unique across the instance: on a 409, try with a number after it.
+  const basename = basenameOf(input.title);
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    try {
+      await api.patch(path, { basename: attempt === 1 ? basename : `${basename}-${attempt}` });
+      break;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 409) throw error;
+    }
+  }
+  await api.post(`${path}/publish`);
+  return site.body.id;
+}
