@@ -4,7 +4,7 @@
  * `npm test` run it first; nothing is fetched at run time. Prints the sizes (raw and gzip) from
  * esbuild's metafile, which bench/studio.ts and test/studio-assets.test.ts read too.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -21,12 +21,14 @@ export interface StudioBuild {
 }
 
 export async function buildStudio(options: { quiet?: boolean } = {}): Promise<StudioBuild> {
-  rmSync(STUDIO_OUT, { recursive: true, force: true });
-  mkdirSync(`${STUDIO_OUT}assets`, { recursive: true });
+  // Built beside and swapped in whole: a server never sees a half-written studio.
+  const out = `${ROOT}dist/studio.${process.pid}.tmp/`;
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(`${out}assets`, { recursive: true });
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { studio: 'studio/main.tsx' },
-    outdir: `${STUDIO_OUT}assets`,
+    outdir: `${out}assets`,
     entryNames: '[name]-[hash]',
     bundle: true,
     minify: true,
@@ -51,16 +53,18 @@ export async function buildStudio(options: { quiet?: boolean } = {}): Promise<St
       '%STYLE%',
       style === undefined ? '' : `<link rel="stylesheet" href="/studio/assets/${basename(style)}">`,
     );
-  writeFileSync(`${STUDIO_OUT}index.html`, html);
+  writeFileSync(`${out}index.html`, html);
   const files: StudioBuild['files'] = {};
-  for (const file of [...outputs, `${STUDIO_OUT}index.html`]) {
+  for (const file of [...outputs, `${out}index.html`]) {
     const path = file.startsWith('/') ? file : `${ROOT}${file}`;
     const content = readFileSync(path);
     files[basename(path)] = { bytes: content.length, gzip: gzipSync(content, { level: 9 }).length };
   }
   const inputs = Object.keys(result.metafile.inputs);
   const report: StudioBuild = { files, inputs };
-  writeFileSync(`${STUDIO_OUT}build.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${out}build.json`, `${JSON.stringify(report, null, 2)}\n`);
+  rmSync(STUDIO_OUT, { recursive: true, force: true });
+  renameSync(out, STUDIO_OUT);
   if (!options.quiet) {
     const total = Object.values(files).reduce((sum, f) => sum + f.gzip, 0);
     const list = Object.entries(files)

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import fastifyCookie from '@fastify/cookie';
-import fastifyCsrfProtection from '@fastify/csrf-protection';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -72,6 +71,7 @@ import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
 import { studioAssetRoutes } from './modules/studio/asset-routes.js';
+import { installCsrf } from './modules/studio/csrf.js';
 import { studioSessionRoutes } from './modules/studio/session-routes.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
@@ -229,22 +229,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorateRequest('siteToken', null);
   app.decorateRequest('viaSession', false);
   // Cookies for the published sites' visitors and Livery Studio's sessions; CSRF tokens for the
-  // studio (a double-submit token bound to a secret cookie: http/auth.ts checks it).
+  // studio (bound to its secret cookie and to the session: http/auth.ts checks them).
   const secureCookies = config.publicUrl.startsWith('https:');
   await app.register(fastifyCookie);
-  await app.register(fastifyCsrfProtection, {
-    cookieKey: 'livery_csrf',
-    cookieOpts: {
-      path: '/',
-      sameSite: 'strict',
-      httpOnly: true,
-      secure: config.baseUrl.startsWith('https:'),
-    },
-    getToken: (request) => {
-      const token = request.headers['x-csrf-token'];
-      return typeof token === 'string' ? token : undefined;
-    },
-  });
+  await installCsrf(app, deps.db, config.baseUrl.startsWith('https:'));
 
   // Callback-style hooks: they run on every request, and need no promise.
   app.addHook('onRequest', (request, reply, done) => {

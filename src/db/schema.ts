@@ -26,6 +26,7 @@ export interface DatabaseSchema {
   customization_revisions: CustomizationRevisionRow;
   audit_log: AuditLogRow;
   studio_sessions: StudioSessionRow;
+  server_secrets: ServerSecretRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -34,6 +35,13 @@ export interface StudioSessionRow {
   token_id: string;
   created_at: string;
   expires_at: string;
+}
+
+/** A key every server of the database shares (e.g. `studio-csrf`, the HMAC key of CSRF tokens). */
+export interface ServerSecretRow {
+  name: string;
+  secret: string;
+  created_at: string;
 }
 
 /** A key that signs site tokens (modules/site-tokens); retired keys still verify until expiry. */

@@ -5,6 +5,7 @@ import { invalidToken, notFound } from '../../errors.js';
 import { NoContent, OrgParams, responses } from '../../http/schemas.js';
 import type { IdentityService } from '../identity/service.js';
 import { abilitiesOf } from './abilities.js';
+import { csrfUserInfo, csrfUserInfoOf } from './csrf.js';
 import { STUDIO_COOKIE, type StudioSessions } from './sessions.js';
 
 const SignedOut = Type.Object({
@@ -49,18 +50,20 @@ export const studioSessionRoutes: FastifyPluginAsyncTypebox<{
     const session = await sessions.find(secret);
     if (session === undefined) return undefined;
     const found = await identity.authenticateHash(session.tokenHash);
-    return found === undefined ? undefined : { ...found, expiresAt: session.expiresAt };
+    return found === undefined ? undefined : { ...found, secret, expiresAt: session.expiresAt };
   }
 
+  /** The signed-in answer; its CSRF token is bound to the session secret `sessionSecret`. */
   const signedIn = async (
     reply: FastifyReply,
+    sessionSecret: string,
     principal: { userId: string; tokenId: string; scopes: readonly string[] | null },
     expiresAt: string,
   ) => {
     const user = await identity.currentUser(principal.userId);
     return {
       signedIn: true as const,
-      csrfToken: reply.generateCsrf(),
+      csrfToken: reply.generateCsrf({ userInfo: csrfUserInfo(sessionSecret) }),
       user: {
         id: user.id,
         displayName: user.displayName,
@@ -87,8 +90,12 @@ export const studioSessionRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const found = await current(request);
-      if (found === undefined) return { signedIn: false as const, csrfToken: reply.generateCsrf() };
-      return signedIn(reply, found.principal, found.expiresAt);
+      if (found === undefined) {
+        // Bound to whatever session cookie the browser still sends, as the sign-in checks it.
+        const csrfToken = reply.generateCsrf({ userInfo: csrfUserInfoOf(request) });
+        return { signedIn: false as const, csrfToken };
+      }
+      return signedIn(reply, found.secret, found.principal, found.expiresAt);
     },
   );
 
@@ -109,10 +116,13 @@ export const studioSessionRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { secret, principal, expiresAt } = await sessions.signIn(request.body.token.trim());
+      // Signing in again replaces this browser's previous session.
+      const previous = request.cookies[STUDIO_COOKIE];
+      if (previous !== undefined && previous !== '') await sessions.signOut(previous);
       reply
         .header('cache-control', 'no-store')
         .setCookie(STUDIO_COOKIE, secret, { ...cookie, maxAge: hours * 3600 });
-      return signedIn(reply, principal, expiresAt);
+      return signedIn(reply, secret, principal, expiresAt);
     },
   );
 
