@@ -28,7 +28,23 @@ export function Field({
         {state === undefined ? null : (
           <span class={`badge badge-${state}`}>{overridden ? 'Overridden' : 'Inherited'}</span>
         )}
-        {overridden ? (
+        {overridden && field.path === 'title' ? (
+          // The override rules (docs/customization.md): a variant's `title: null` means "no
+          // title" (the content's title), not the site's; only DELETE brings the site's back.
+          <>
+            <span class="site-value">Site value: {summary(inherited)}</span>
+            <button
+              type="button"
+              class="button-small"
+              data-reset={field.path}
+              aria-label={`${field.label}: use the content's title (Remove all overrides brings back the site's)`}
+              title="A variant cannot inherit the site's title again except by Remove all overrides"
+              onClick={() => editor.reset(field.path)}
+            >
+              Use the content's title
+            </button>
+          </>
+        ) : overridden ? (
           <>
             <span class="site-value">Site value: {summary(inherited)}</span>
             <button
@@ -87,7 +103,7 @@ function strayErrors(editor: Editor, path: string): [string, string][] {
 }
 
 /** A short text for a value: a color pair as "#aaa / #bbb", anything else compact. */
-export function summary(value: Json | undefined): string {
+function summary(value: Json | undefined): string {
   if (value === undefined || value === null) return 'none';
   if (typeof value === 'string') return value === '' ? '""' : value;
   if (isObject(value) && typeof value.light === 'string' && typeof value.dark === 'string') {

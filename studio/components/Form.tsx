@@ -2,9 +2,9 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { contrastWarnings } from '../schema/contrast.js';
 import { OPEN_AT_START } from '../schema/hints.js';
 import { getAt, isWithin } from '../schema/paths.js';
+import { initialValue } from '../schema/values.js';
 import {
   type FieldDescriptor,
-  initialValue,
   labelOf,
   type Section,
   schemaAt,

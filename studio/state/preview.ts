@@ -2,6 +2,7 @@ import { computed, effect, type ReadonlySignal, type Signal, signal } from '@pre
 import { ApiError } from '../api/client.js';
 import { type PreviewInput, renderPreview } from '../api/customization.js';
 import { getAt, isObject, type Json } from '../schema/paths.js';
+import { firstInvalid } from '../schema/validate.js';
 import type { Editor } from './editor.js';
 
 /**
@@ -102,9 +103,22 @@ export function createPreview(editor: Editor): PreviewModel {
     if (inFlight === undefined) send(value);
   }
 
+  /** The draft's first value the schema refuses (a color half typed): not sent to the server. */
+  const invalid = computed(() => {
+    const schema = editor.schema.value;
+    if (schema === undefined) return undefined;
+    return firstInvalid(editor.variant ? schema.override : schema.settings, editor.draft.value);
+  });
+
   let first = true;
   const stop = effect(() => {
     const value = input.value;
+    const problem = invalid.value;
+    if (problem !== undefined) {
+      clearTimeout(timer);
+      error.value = `Not updated while ${problem === '' ? 'the settings are' : `${problem} is`} not valid.`;
+      return;
+    }
     if (first) {
       first = false;
       request(value); // the first page at once; changes after that are debounced

@@ -1,5 +1,6 @@
 import { isObject } from '../../schema/paths.js';
-import { childrenOf, describe, initialValue, type JsonSchema } from '../../schema/walk.js';
+import { initialValue } from '../../schema/values.js';
+import { childrenOf, describe, type JsonSchema } from '../../schema/walk.js';
 import { Control } from './Control.js';
 import {
   type ControlProps,

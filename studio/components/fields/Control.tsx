@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { leafPathOf } from '../../schema/merge.js';
-import { initialValue, type Kind } from '../../schema/walk.js';
+import { initialValue } from '../../schema/values.js';
+import type { Kind } from '../../schema/walk.js';
 import {
   NameOrObjectField,
   ObjectField,

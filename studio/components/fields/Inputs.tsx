@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { constraintsOf } from '../../schema/walk.js';
+import { constraintsOf } from '../../schema/values.js';
 import {
   type ControlProps,
   currentValue,

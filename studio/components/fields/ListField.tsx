@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Json } from '../../schema/paths.js';
-import { childrenOf, describe, initialValue } from '../../schema/walk.js';
+import { initialValue } from '../../schema/values.js';
+import { childrenOf, describe } from '../../schema/walk.js';
 import { Legend } from './Compound.js';
 import { Control } from './Control.js';
-import { type ControlProps, currentValue, ErrorText, idOf, nameOf } from './common.js';
+import { type ControlProps, currentValue, ErrorText, nameOf } from './common.js';
 
 /**
  * A list editor (header links and their sub-links, footer groups and their links, social
@@ -54,7 +55,7 @@ export function ListField(props: ControlProps) {
           const itemField = describe(String(index), itemSchema, path, false);
           const object = itemField.kind === 'object';
           return (
-            <li key={index} class="list-item" id={idOf(path)}>
+            <li key={index} class="list-item">
               <div class="list-item-bar">
                 <span class="list-item-title">
                   {index + 1}
