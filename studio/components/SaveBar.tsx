@@ -64,7 +64,8 @@ export function SaveBar({ editor, save, historyOpen, onHistory }: SaveBarProps) 
               type="button"
               class="button button-danger-outline"
               data-testid="remove-overrides"
-              disabled={state === 'saving'}
+              disabled={state === 'saving' || !editor.hasOverride.value}
+              title={editor.hasOverride.value ? undefined : 'This variant overrides nothing'}
               onClick={() => {
                 confirmRemove.value = true;
               }}

@@ -32,13 +32,16 @@ export function SiteBar({ org, site, siteSpaces, siteSpaceId, abilities, onSite 
   const publishRefused = reasonOf(abilities, site.published ? 'unpublishSite' : 'publishSite');
   const visibilityRefused = reasonOf(abilities, 'updateSiteById');
 
-  async function change(write: () => Promise<Site>) {
+  /** Applies a change to the site; false when it was refused (the error is shown). */
+  async function change(write: () => Promise<Site>): Promise<boolean> {
     busy.value = true;
     error.value = null;
     try {
       onSite(await write());
+      return true;
     } catch (failure) {
       error.value = failure instanceof Error ? failure.message : String(failure);
+      return false;
     } finally {
       busy.value = false;
     }
@@ -72,8 +75,12 @@ export function SiteBar({ org, site, siteSpaces, siteSpaceId, abilities, onSite 
               disabled={busy.value || visibilityRefused !== null}
               title={visibilityRefused ?? undefined}
               onChange={(event) => {
-                const visibility = event.currentTarget.value as Visibility;
-                void change(() => setVisibility(org, site.id, visibility));
+                const select = event.currentTarget;
+                const visibility = select.value as Visibility;
+                void change(() => setVisibility(org, site.id, visibility)).then((done) => {
+                  // A refused change leaves the select showing what the site really has.
+                  if (!done) select.value = site.visibility;
+                });
               }}
             >
               {SITE_VISIBILITIES.map((visibility) => (

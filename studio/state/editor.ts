@@ -76,6 +76,8 @@ export interface Editor {
   overridden(path: string): boolean;
   /** Variant: the site's value; site: the default. */
   inheritedValue(path: string): Json | undefined;
+  /** Variant: the saved override has at least one field (Remove all overrides has work to do). */
+  readonly hasOverride: ReadonlySignal<boolean>;
 }
 
 const asObject = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
@@ -209,6 +211,7 @@ export function createEditor(
     dispose() {
       disposed = true;
     },
+    hasOverride: computed(() => variant && Object.keys(asObject(base.value.settings)).length > 0),
     set,
     reset,
     overridden: (path) => variant && getAt(state.value.after, path) !== undefined,
