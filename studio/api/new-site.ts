@@ -3,6 +3,7 @@
  * public API only, as a user with curl would. One space per variant, each with a first page,
  * a site showing them all (the first is the default), a basename, and the site published.
  */
+import { slugify } from '../../src/slug.js';
 import { ApiError, api } from './client';
 
 export interface NewSite {
@@ -16,16 +17,10 @@ const WELCOME: Record<string, string> = {
   Français: '# Bienvenue\n\nCeci est la première page de cette variante.',
 };
 
-/** A basename from a title: letters, digits and dashes ("Acme Docs" → "acme-docs"). */
+/** A basename from a title ("Acme Docs" → "acme-docs"); never one that looks like a site id. */
 export function basenameOf(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return slug === '' || slug.startsWith('site_') ? 'docs' : slug;
+  const slug = slugify(title, 'docs', 60);
+  return slug.startsWith('site_') ? 'docs' : slug;
 }
 
 async function spaceWithFirstPage(organizationId: string, title: string): Promise<string> {
