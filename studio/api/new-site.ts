@@ -17,11 +17,8 @@ const WELCOME: Record<string, string> = {
   Français: '# Bienvenue\n\nCeci est la première page de cette variante.',
 };
 
-/** A basename from a title ("Acme Docs" → "acme-docs"); never one that looks like a site id. */
-export function basenameOf(title: string): string {
-  const slug = slugify(title, 'docs', 60);
-  return slug.startsWith('site_') ? 'docs' : slug;
-}
+/** A basename from a title ("Acme Docs" → "acme-docs"; no `_`, so never like a site id). */
+export const basenameOf = (title: string): string => slugify(title, 'docs', 60);
 
 async function spaceWithFirstPage(organizationId: string, title: string): Promise<string> {
   const space = await api.post<{ id: string }>(`/v1/orgs/${organizationId}/spaces`, { title });
