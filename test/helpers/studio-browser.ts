@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createTestApp, expectStatus, type TestContext } from './app.js';
 import { launchBrowser } from './browser.js';
 import { publishChanges } from './insights.js';
@@ -131,20 +132,15 @@ export async function until<T>(
 }
 
 /**
- * Runs `read` in the preview's visible frame (the sandboxed srcdoc page the user sees), or answers
- * undefined while it is being swapped.
+ * The `<html>` of the preview's visible frame (the sandboxed srcdoc page the user sees), or
+ * undefined while the frames are being swapped.
  */
-export async function inVisiblePreview<T, A>(
-  page: Page,
-  read: (arg: A) => T,
-  arg: A,
-): Promise<Awaited<T> | undefined> {
+export async function visiblePreview(page: Page): Promise<Locator | undefined> {
   const frame = await page
     .locator('[data-testid=preview] iframe[data-visible=true]')
     .elementHandle({ timeout: 1_000 });
   const content = await frame?.contentFrame();
-  if (content === null || content === undefined) return undefined;
-  return (await content.evaluate(read, arg)) as Awaited<T>;
+  return content === null || content === undefined ? undefined : content.locator('html');
 }
 
 /** Signs in through the studio's own sign-in screen, as a person pasting a token does. */
@@ -153,4 +149,29 @@ export async function signIn(page: Page, token: string): Promise<void> {
   await page.getByTestId('token').fill(token);
   await page.getByTestId('sign-in').click();
   await page.getByTestId('sign-out').waitFor();
+}
+
+/**
+ * Signs in, waits for the sites list (one organization: the studio goes there by itself, and a
+ * deep link typed before that would be replaced), then opens `hash` (e.g. `#/orgs/…/sites/…`).
+ */
+export async function signInAndOpen(page: Page, token: string, hash: string): Promise<void> {
+  await signIn(page, token);
+  await page.getByTestId('sites').waitFor();
+  await page.goto(`/studio${hash}`);
+}
+
+/**
+ * A screenshot of a studio screen into test-results/ (every run); with LIVERY_UPDATE_SCREENSHOTS=1
+ * also into docs/images/, which docs/studio.md shows (never by default: the server's random port
+ * is in the pictures, so each run's files differ).
+ */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync('test-results', { recursive: true });
+  const path = `test-results/${name}.png`;
+  await page.screenshot({ path, fullPage, animations: 'disabled' });
+  if (process.env.LIVERY_UPDATE_SCREENSHOTS === '1') {
+    mkdirSync('docs/images', { recursive: true });
+    copyFileSync(path, `docs/images/${name}.png`);
+  }
 }

@@ -45,7 +45,7 @@ export function ListField(props: ControlProps) {
   };
 
   return (
-    <fieldset class="setting setting-list">
+    <fieldset class="setting setting-list" data-setting={field.path}>
       <Legend {...props} />
       <ol class="list-items" ref={list}>
         {items.map((item, index) => {
