@@ -81,9 +81,9 @@ test('sign in, pick the site, see an unsaved primary colour in the preview, save
   // Not saved yet: the API still has the old colour.
   assert.equal((await settingsOf(`${site.base}/customization`)).styling.primaryColor.light, before);
   // The panes scroll, not the page: the bars stay in view at 1280×800.
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollHeight - document.documentElement.clientHeight,
-  );
+  const overflow = await page
+    .locator('html')
+    .evaluate((html) => html.scrollHeight - html.clientHeight);
   assert.equal(overflow, 0, 'the page itself does not scroll');
   await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await screenshot(page, 'studio-site-editor');
