@@ -71,7 +71,7 @@ import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
 import { studioAssetRoutes } from './modules/studio/asset-routes.js';
-import { installCsrf } from './modules/studio/csrf.js';
+import { csrfKeyOf, installCsrf } from './modules/studio/csrf.js';
 import { studioSessionRoutes } from './modules/studio/session-routes.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
@@ -228,11 +228,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorateRequest('memberRole', null);
   app.decorateRequest('siteToken', null);
   app.decorateRequest('viaSession', false);
-  // Cookies for the published sites' visitors and Livery Studio's sessions; CSRF tokens for the
-  // studio (bound to its secret cookie and to the session: http/auth.ts checks them).
-  const secureCookies = config.publicUrl.startsWith('https:');
-  await app.register(fastifyCookie);
-  await installCsrf(app, deps.db, config.baseUrl.startsWith('https:'));
 
   // Callback-style hooks: they run on every request, and need no promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -286,6 +281,39 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.type('text/markdown; charset=utf-8').send(await readFile(DEPRECATIONS_DOC, 'utf8')),
   );
 
+  // What browsers use, outside the API's auth: the published sites (docs/published-site.md) and
+  // Livery Studio (docs/studio.md). One scope with @fastify/cookie: the visitors' cookies, the
+  // studio's session and CSRF secret. Not /v1, whose every request would pay for the plugin's
+  // hooks: http/auth.ts parses the cookies of the rare /v1 request without an Authorization
+  // header, with the plugin's parser, and checks the studio's CSRF tokens with its check.
+  const studioCsrf: { check?: FastifyInstance['csrfProtection'] } = {};
+  const csrfKey = await csrfKeyOf(deps.db);
+  const secureStudio = config.baseUrl.startsWith('https:');
+  await app.register(async (browsers) => {
+    await browsers.register(fastifyCookie);
+    await installCsrf(browsers, csrfKey, secureStudio);
+    studioCsrf.check = browsers.csrfProtection;
+    await browsers.register(async (sites) => {
+      const fence = freshnessFenceOf(deps.db);
+      if (fence !== undefined) sites.addHook('onRequest', () => fence());
+      await sites.register(publishedRoutes, {
+        published: services.published,
+        insights: services.insights,
+        search: services.search,
+        secureCookies: config.publicUrl.startsWith('https:'),
+      });
+    });
+    await browsers.register(studioAssetRoutes);
+    await browsers.register(studioSessionRoutes, {
+      sessions: services.studioSessions,
+      identity: services.identity,
+      hours: config.studioSessionHours,
+      secureCookies: secureStudio,
+    });
+  });
+  const csrfProtection = studioCsrf.check;
+  if (csrfProtection === undefined) throw new Error('the studio scope installs CSRF protection');
+
   await app.register(
     async (v1) => {
       installNulGuard(v1); // first: a NUL in the URL must not reach the database (PostgreSQL)
@@ -299,7 +327,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         services.identity,
         (spaceId) => services.spaces.organizationOf(spaceId),
         { tokens: services.siteTokens, gate: services.siteTokenGate },
-        services.studioSessions,
+        { sessions: services.studioSessions, csrfProtection },
       );
       installRateLimit(v1, config.rateLimitPerMinute);
       installIdempotency(v1, { db: deps.db });
@@ -356,27 +384,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     { prefix: '/v1' },
   );
-
-  // Published sites (docs/published-site.md): HTML for visitors, outside the API's auth.
-  await app.register(async (sites) => {
-    const fence = freshnessFenceOf(deps.db);
-    if (fence !== undefined) sites.addHook('onRequest', () => fence());
-    await sites.register(publishedRoutes, {
-      published: services.published,
-      insights: services.insights,
-      search: services.search,
-      secureCookies,
-    });
-  });
-
-  // Livery Studio (docs/studio.md): the web editor, and its sign-in.
-  await app.register(studioAssetRoutes);
-  await app.register(studioSessionRoutes, {
-    sessions: services.studioSessions,
-    identity: services.identity,
-    hours: config.studioSessionHours,
-    secureCookies: config.baseUrl.startsWith('https:'),
-  });
 
   return app;
 }

@@ -1,3 +1,4 @@
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MISS } from '../db/prepared.js';
 import { AppError, forbidden, invalidToken, missingCredentials, notFound } from '../errors.js';
@@ -67,8 +68,13 @@ export function installAccessControl(
   identity: IdentityService,
   spaceOrganization: (spaceId: string) => Promise<string | undefined>,
   siteTokens: SiteTokenAuth,
-  sessions: Pick<StudioSessions, 'find'>,
+  studio: {
+    sessions: Pick<StudioSessions, 'find'>;
+    /** @fastify/csrf-protection's check (registered with the studio's routes). */
+    csrfProtection: FastifyInstance['csrfProtection'];
+  },
 ): void {
+  const { sessions, csrfProtection } = studio;
   const refusals = new WeakMap<FastifyRequest, AppError>();
   const check = bearerAuth(identity, spaceOrganization, siteTokens, sessions);
   /** A 401 ends the request at once; other refusals wait for preValidation. */
@@ -79,26 +85,40 @@ export function installAccessControl(
   };
   // Callback-style hooks: a request whose token is kept in memory is checked without a promise
   // (every /v1 request runs these; see bearerAuth).
+  /**
+   * After the check: the 401, or on. A cookie is sent by the browser whoever made the page, so a
+   * state-changing request made with the studio's session must also carry the CSRF token that
+   * only the studio's own page can read.
+   */
+  const proceed = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+    error?: unknown,
+  ) => {
+    const refusal = refuse(request, error) as Error | undefined;
+    if (refusal !== undefined || !request.viaSession || SAFE_METHODS.has(request.method)) {
+      done(refusal);
+    } else {
+      csrfProtection(request, reply, done);
+    }
+  };
   app.addHook('onRequest', (request, reply, done) => {
-    // A cookie is sent by the browser whoever made the page: a state-changing request made with
-    // the studio's session must also carry the CSRF token only the studio's own page can read.
-    const proceed = (error?: unknown) => {
-      const refusal = refuse(request, error) as Error | undefined;
-      if (refusal !== undefined || !request.viaSession || SAFE_METHODS.has(request.method)) {
-        done(refusal);
-      } else {
-        app.csrfProtection(request, reply, done);
-      }
-    };
     let pending: undefined | Promise<void>;
     try {
       pending = check(request);
     } catch (error) {
-      proceed(error);
+      proceed(request, reply, done, error);
       return;
     }
-    if (pending === undefined) proceed();
-    else pending.then(() => proceed(), proceed);
+    // The hot path (a token kept in memory, no session): nothing more to do.
+    if (pending === undefined && !request.viaSession) done();
+    else if (pending === undefined) proceed(request, reply, done);
+    else
+      pending.then(
+        () => proceed(request, reply, done),
+        (error) => proceed(request, reply, done, error),
+      );
   });
   app.addHook('preValidation', (request, reply, done) => {
     try {
@@ -167,7 +187,10 @@ function bearerAuth(
     const header = request.headers.authorization;
     const { permission } = request.routeOptions.config;
     if (header === undefined || header.trim() === '') {
-      // No Authorization header: a Livery Studio session cookie stands for its API token.
+      // No Authorization header: a Livery Studio session cookie stands for its API token. The
+      // cookies are parsed here, by @fastify/cookie's parser, only when they may be needed.
+      const { cookie } = request.headers;
+      request.cookies = cookie === undefined ? {} : fastifyCookie.parse(cookie);
       const secret = request.cookies[STUDIO_COOKIE];
       if (secret !== undefined && secret !== '') {
         request.viaSession = true;
@@ -265,8 +288,10 @@ function admit(
 export function demand(request: FastifyRequest, permission: Permission): void {
   demandScope(request, permission);
   if (permission.role === null) return;
-  const refusal = roleRefusal(operationOf(request), permission, memberRoleOf(request));
-  if (refusal !== undefined) throw forbidden(refusal);
+  const role = memberRoleOf(request);
+  // The operation is looked up only for a refusal: each `request.routeOptions` builds an object.
+  if (roleAtLeast(role, permission.role)) return;
+  throw forbidden(roleRefusal(operationOf(request), permission, role) ?? 'Forbidden');
 }
 
 const operationOf = (request: FastifyRequest) =>
@@ -274,7 +299,9 @@ const operationOf = (request: FastifyRequest) =>
 
 /** 403 unless the caller's token is unrestricted or holds the scope `permission` needs. */
 function demandScope(request: FastifyRequest, permission: Permission): void {
-  const refusal = scopeRefusal(operationOf(request), permission, principalOf(request).scopes);
+  const { scopes } = principalOf(request);
+  if (scopes === null) return; // a token without scopes: its user's rights (the usual case)
+  const refusal = scopeRefusal(operationOf(request), permission, scopes);
   if (refusal !== undefined) throw forbidden(refusal);
 }
 

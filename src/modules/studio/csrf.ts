@@ -18,17 +18,26 @@ export const csrfUserInfo = (sessionSecret: string | undefined): string =>
 export const csrfUserInfoOf = (request: FastifyRequest): string =>
   csrfUserInfo(request.cookies[STUDIO_COOKIE]);
 
-/**
- * Registers @fastify/csrf-protection: tokens in the `x-csrf-token` header, checked against the
- * secret cookie and the session, with the HMAC key all servers of the database share.
- */
-export async function installCsrf(app: FastifyInstance, db: Db, secure: boolean): Promise<void> {
+/** The HMAC key of CSRF tokens, shared by every server of the database (migration 0014). */
+export async function csrfKeyOf(db: Db): Promise<string> {
   const row = await db
     .selectFrom('server_secrets')
     .select('secret')
     .where('name', '=', 'studio-csrf')
     .executeTakeFirst();
   if (row === undefined) throw new Error('server_secrets has no studio-csrf key: run migrations');
+  return row.secret;
+}
+
+/**
+ * Registers @fastify/csrf-protection: tokens in the `x-csrf-token` header, checked against the
+ * secret cookie and the session, with the HMAC key all servers of the database share.
+ */
+export async function installCsrf(
+  app: FastifyInstance,
+  hmacKey: string,
+  secure: boolean,
+): Promise<void> {
   await app.register(fastifyCsrfProtection, {
     cookieKey: CSRF_COOKIE,
     cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure },
@@ -37,6 +46,6 @@ export async function installCsrf(app: FastifyInstance, db: Db, secure: boolean)
       return typeof token === 'string' ? token : undefined;
     },
     getUserInfo: csrfUserInfoOf,
-    csrfOpts: { userInfo: true, hmacKey: row.secret },
+    csrfOpts: { userInfo: true, hmacKey },
   });
 }
