@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { type TSchema, Type } from 'typebox';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../errors.js';
-import { principalOf } from './auth.js';
 import {
   bodyHash,
   type IdempotencyOptions,
   IdempotencyStore,
   type RequestFingerprint,
 } from './idempotency-store.js';
+import { principalOf } from './permission-checks.js';
 import { responses } from './schemas.js';
 
 declare module 'fastify' {

@@ -9,8 +9,8 @@ export function ReadOnlyNotice({ reason }: { reason: string }) {
         />
       </svg>
       <span>
-        <strong>Read only:</strong> you can look at everything here but change nothing. The
-        server's reason: <q>{reason}</q>
+        <strong>Read only:</strong> you can look at everything here but change nothing. The server's
+        reason: <q>{reason}</q>
       </span>
     </p>
   );

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { principalOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { principalOf } from '../../http/permission-checks.js';
 import { created, responses } from '../../http/schemas.js';
 import { Enum } from '../customization/schema-kit.js';
 import { SpaceParams } from '../sites/scope.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
 import { OrgParams, responses } from '../../http/schemas.js';
 import { OrganizationSchema, UserSchema } from './schemas.js';
 import type { IdentityService } from './service.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { principalOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { principalOf } from '../../http/permission-checks.js';
 import { created, NoContent, responses } from '../../http/schemas.js';
 import { actorOf } from '../audit/actor.js';
 import { ApiTokenSchema, CreateApiTokenSchema, CreatedApiTokenSchema } from './schemas.js';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
-import { memberRoleOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { memberRoleOf } from '../../http/permission-checks.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
 import { actorOf } from '../audit/actor.js';
 import type { IdentityService } from '../identity/service.js';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { memberRoleOf } from '../../http/auth.js';
 import { sendJsonText } from '../../http/json-text.js';
+import { memberRoleOf } from '../../http/permission-checks.js';
 import { responses, SiteParams } from '../../http/schemas.js';
 import { SettingsSchema } from '../customization/settings-schema.js';
 import { setRendererCache, siteTag, spaceTag } from '../revalidation/cache-headers.js';

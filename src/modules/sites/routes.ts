@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { memberRoleOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { memberRoleOf } from '../../http/permission-checks.js';
 import { created, NoContent, OrgParams, responses, SiteParams } from '../../http/schemas.js';
 import { actorOf } from '../audit/actor.js';
 import { CreateSiteSchema, ListSitesQuery, SiteSchema, UpdateSiteSchema } from './schemas.js';

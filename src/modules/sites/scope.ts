@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TObject, Type } from 'typebox';
 import { AppError, notFound } from '../../errors.js';
-import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { markDeprecated } from '../../http/deprecation.js';
+import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
 import { SiteParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
 import { seesSpaces } from '../identity/permissions.js';

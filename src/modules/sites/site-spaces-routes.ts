@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { memberRoleOf } from '../../http/auth.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { memberRoleOf } from '../../http/permission-checks.js';
 import { created, NoContent, responses, SiteParams, SiteSpaceParams } from '../../http/schemas.js';
 import { AddSpaceToSiteSchema, SiteSpaceSchema, UpdateSiteSpaceSchema } from './schemas.js';
 import type { SiteSpacesService } from './site-spaces-service.js';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
-import { memberRoleOf, principalOf } from '../../http/auth.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
+import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
 import { actorOf } from '../audit/actor.js';

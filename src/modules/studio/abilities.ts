@@ -1,4 +1,4 @@
-import { roleRefusal, scopeRefusal } from '../../http/auth.js';
+import { roleRefusal, scopeRefusal } from '../../http/permission-checks.js';
 import { PERMISSIONS } from '../identity/permissions.js';
 
 /**
