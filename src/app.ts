@@ -303,12 +303,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         secureCookies: config.publicUrl.startsWith('https:'),
       });
     });
-    await browsers.register(studioAssetRoutes);
-    await browsers.register(studioSessionRoutes, {
-      sessions: services.studioSessions,
-      identity: services.identity,
-      hours: config.studioSessionHours,
-      secureCookies: secureStudio,
+    await browsers.register(async (studio) => {
+      installNulGuard(studio); // its organization id reaches the database, as in /v1
+      await studio.register(studioAssetRoutes);
+      await studio.register(studioSessionRoutes, {
+        sessions: services.studioSessions,
+        identity: services.identity,
+        hours: config.studioSessionHours,
+        secureCookies: secureStudio,
+      });
     });
   });
   const csrfProtection = studioCsrf.check;
