@@ -103,6 +103,35 @@ test('sign in, pick the site, see an unsaved primary colour in the preview, save
   await page.close();
 });
 
+test('the preview keeps its scroll position when a setting changes the page being read', async () => {
+  const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a long page.`);
+  const tall = await studioSite(s.t, 'tall', long.join('\n\n'));
+  const page = await s.page();
+  await signInAndOpen(page, s.t.token, `#/orgs/${s.t.orgId}/sites/${tall.siteId}`);
+  const scrolled = await until('a scrolled preview', async () => {
+    const html = await visiblePreview(page);
+    const y = await html?.evaluate((root) => {
+      root.ownerDocument.defaultView?.scrollTo(0, 600);
+      return root.ownerDocument.defaultView?.scrollY;
+    });
+    return y !== undefined && y > 0 ? y : undefined;
+  });
+  const field = page.locator('input[data-setting="styling.primaryColor.light"]');
+  const rendered = page.waitForResponse((response) => response.url().endsWith('/preview'));
+  await field.fill('#0b7a3e');
+  await rendered;
+  // The new page is shown once its frame has loaded: the visible frame shows the new colour...
+  await until('the new colour in the preview', async () =>
+    (await previewPrimary(page))?.toLowerCase() === '#0b7a3e' ? true : undefined,
+  );
+  // ...at the place the user was reading.
+  const y = await (await visiblePreview(page))?.evaluate(
+    (root) => root.ownerDocument.defaultView?.scrollY,
+  );
+  assert.equal(y, scrolled);
+  await page.close();
+});
+
 test('sign-out shows the sign-in screen, and the old session cookie no longer works on /v1', async () => {
   const page = await s.page();
   await signIn(page, s.t.token);

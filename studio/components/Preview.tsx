@@ -60,11 +60,20 @@ function PreviewView({ model, pages }: { model: PreviewModel; pages: PreviewPage
   const html = model.html.value;
   const error = model.error.value;
 
+  /** The page the visible frame shows: a new render of the same page keeps its scroll position. */
+  const shownPage = useRef<string | undefined>(undefined);
+
   useEffect(() => {
     const hidden = frames[1 - visible]?.current;
     if (html === undefined || hidden === null || hidden === undefined) return;
+    const page = model.pagePath.value;
+    const samePage = page === shownPage.current;
     hidden.onload = () => {
       hidden.onload = null;
+      // Whoever is looking at the footer while changing it stays at the footer.
+      const shown = frames[visible]?.current?.contentWindow;
+      if (samePage && shown) hidden.contentWindow?.scrollTo(shown.scrollX, shown.scrollY);
+      shownPage.current = page;
       setVisible(1 - visible);
     };
     hidden.srcdoc = withoutScripts(html);

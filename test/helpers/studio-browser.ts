@@ -78,8 +78,15 @@ export interface StudioSite {
   basename: string;
 }
 
-/** A published site with two variants (English, the default, and Deutsch), each with two pages. */
-export async function studioSite(t: TestContext, basename = 'acme'): Promise<StudioSite> {
+/**
+ * A published site with two variants (English, the default, and Deutsch), each with two pages;
+ * `welcome` replaces the first page's text (e.g. a long one).
+ */
+export async function studioSite(
+  t: TestContext,
+  basename = 'acme',
+  welcome?: string,
+): Promise<StudioSite> {
   const spaceIds: string[] = [];
   for (const title of ['English', 'Deutsch']) {
     const space = await t.request({
@@ -89,7 +96,11 @@ export async function studioSite(t: TestContext, basename = 'acme'): Promise<Stu
     });
     const spaceId = expectStatus(space, 201).id as string;
     await publishChanges(t, spaceId, [
-      { operation: 'insert_page', title: 'Welcome', document: { markdown: `Hello (${title}).` } },
+      {
+        operation: 'insert_page',
+        title: 'Welcome',
+        document: { markdown: welcome ?? `Hello (${title}).` },
+      },
       { operation: 'insert_page', title: 'Details', document: { markdown: 'More to read.' } },
     ]);
     spaceIds.push(spaceId);
