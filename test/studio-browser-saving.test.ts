@@ -186,6 +186,28 @@ test('history: restore an older revision after confirming (Escape cancels); undo
   await page.close();
 });
 
+test('history: a long one shows its newest page, and "Show older revisions" brings the rest', async () => {
+  const { page, site } = await openSiteEditor('long-history');
+  // 1 revision from openSiteEditor, then 54 more: 55, one more than a page of 50 and five more.
+  for (let n = 2; n <= 55; n++) {
+    await theirWrite(site, (settings) => {
+      settings.title = `Title ${n}`;
+    });
+  }
+  await page.reload();
+  await primary(page).waitFor();
+  await page.getByTestId('history').click();
+  const panel = page.getByTestId('history-panel');
+  await panel.getByTestId('revision-55').waitFor();
+  assert.equal(await panel.locator('[data-testid^="revision-"]').count(), 50);
+  assert.equal(await panel.getByTestId('revision-5').count(), 0);
+  await panel.getByTestId('history-older').click();
+  await panel.getByTestId('revision-1').waitFor();
+  assert.equal(await panel.locator('[data-testid^="revision-"]').count(), 55);
+  assert.equal(await panel.getByTestId('history-older').count(), 0, 'no older page is left');
+  await page.close();
+});
+
 /** A page of another origin that tries writes to the studio's API with the browser's cookies. */
 function attackerPage(target: string): string {
   return `<!doctype html><title>Not the studio</title>

@@ -36,7 +36,21 @@ export function revisionsPath(target: EditorTarget): string {
 
 /** Newest first. */
 export const listRevisions = async (target: EditorTarget, limit = 100) =>
-  (await api.get<List<RevisionSummary>>(`${revisionsPath(target)}?limit=${limit}`)).body.items;
+  (await listRevisionPage(target, undefined, limit)).items;
+
+/** One page of revisions, newest first; `next` names the page of older ones, if any. */
+export async function listRevisionPage(
+  target: EditorTarget,
+  page?: string,
+  limit = HISTORY_PAGE,
+): Promise<{ items: RevisionSummary[]; next: string | undefined }> {
+  const query = `limit=${limit}${page === undefined ? '' : `&page=${encodeURIComponent(page)}`}`;
+  const { body } = await api.get<List<RevisionSummary>>(`${revisionsPath(target)}?${query}`);
+  return { items: body.items, next: body.next?.page };
+}
+
+/** Revisions per page of the history panel. */
+export const HISTORY_PAGE = 50;
 
 export const getRevision = async (target: EditorTarget, number: number) =>
   (await api.get<Revision>(`${revisionsPath(target)}/${number}`)).body;

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { getRevision, listRevisions, type RevisionSummary } from '../api/history';
+import { getRevision, listRevisionPage, type RevisionSummary } from '../api/history';
 import { displayNameOf } from '../api/sites';
 import type { Editor, FieldChange, Json } from '../state/editor';
 import type { SaveModel } from '../state/save';
@@ -77,10 +77,36 @@ function Changes({ editor, revision }: { editor: Editor; revision: RevisionSumma
 /** The revisions of the open site or variant, newest first, each restorable after a confirmation. */
 export function History({ editor, save, restoreRefused, listRefused, onClose }: HistoryProps) {
   const etag = editor.etag.value;
-  const revisions = useAsync(
-    () => (listRefused === null ? listRevisions(editor.target) : Promise.resolve([])),
+  const first = useAsync(
+    () =>
+      listRefused === null
+        ? listRevisionPage(editor.target)
+        : Promise.resolve({ items: [], next: undefined }),
     [etag, listRefused],
   );
+  // Older pages, appended on request ("Show older revisions"); a new first page starts over.
+  const older = useSignal<{ items: RevisionSummary[]; next: string | undefined } | null>(null);
+  const olderError = useSignal<string | null>(null);
+  useEffect(() => {
+    older.value = null;
+  }, [first]);
+  const revisions =
+    first.status === 'done'
+      ? {
+          ...first,
+          value: [...first.value.items, ...(older.value?.items ?? [])],
+          next: older.value === null ? first.value.next : older.value.next,
+        }
+      : first;
+  async function showOlder(page: string) {
+    olderError.value = null;
+    try {
+      const more = await listRevisionPage(editor.target, page);
+      older.value = { items: [...(older.value?.items ?? []), ...more.items], next: more.next };
+    } catch (error) {
+      olderError.value = error instanceof Error ? error.message : String(error);
+    }
+  }
   const confirming = useSignal<number | null>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   // Focus goes into the panel when it opens, and back to its toggle when it closes.
@@ -151,6 +177,23 @@ export function History({ editor, save, restoreRefused, listRefused, onClose }: 
             </li>
           ))}
         </ol>
+      )}
+      {revisions.status === 'done' && revisions.next !== undefined && (
+        <button
+          type="button"
+          class="button"
+          data-testid="history-older"
+          onClick={() => {
+            if (revisions.next !== undefined) void showOlder(revisions.next);
+          }}
+        >
+          Show older revisions
+        </button>
+      )}
+      {olderError.value !== null && (
+        <p class="error" role="alert">
+          {olderError.value}
+        </p>
       )}
       <ConfirmDialog
         open={confirming.value !== null}
