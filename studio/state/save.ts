@@ -113,6 +113,7 @@ export function createSaveModel(editor: Editor, loaded: Loaded) {
   async function save(): Promise<void> {
     if (editor.readOnly !== null || phase.value === 'saving') return;
     const body = editor.body();
+    const before = editor.etag.value;
     const saved = await run(
       (etag) =>
         target.siteSpaceId === undefined
@@ -120,7 +121,8 @@ export function createSaveModel(editor: Editor, loaded: Loaded) {
           : patchVariant(target, body, etag),
       JSON.stringify(body),
     );
-    if (saved) savedEtag.value = editor.etag.value;
+    // A save the server found to change nothing recorded no revision: nothing to undo.
+    if (saved) savedEtag.value = editor.etag.value === before ? null : editor.etag.value;
   }
 
   /** Undo of our last save: restore the revision before it (none: back to defaults / no override). */
@@ -128,6 +130,7 @@ export function createSaveModel(editor: Editor, loaded: Loaded) {
     if (!canUndo.value) return;
     const done = await run(async (etag) => {
       const [latest] = await listRevisions(target, 1);
+      // Our save made the newest revision (else If-Match answers 412: someone saved since).
       const previous = (latest?.number ?? 1) - 1;
       if (previous >= 1) return restoreRevision(target, previous, etag);
       return target.siteSpaceId === undefined
