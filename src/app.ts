@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import fastifyCookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { Type } from 'typebox';
+import { registerBrowserFacing } from './browser-facing.js';
 import type { Config } from './config.js';
 import { type Db, freshnessFenceOf } from './db/database.js';
 import { installAccessControl, installPermissions } from './http/auth.js';
@@ -47,7 +47,6 @@ import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
 import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
-import { publishedRoutes } from './modules/published/routes.js';
 import { PublishedSiteService } from './modules/published/service.js';
 import { rendererRoutes } from './modules/renderer/routes.js';
 import { RendererReadsService } from './modules/renderer/service.js';
@@ -70,9 +69,6 @@ import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
-import { studioAssetRoutes } from './modules/studio/asset-routes.js';
-import { csrfKeyOf, installCsrf } from './modules/studio/csrf.js';
-import { studioSessionRoutes } from './modules/studio/session-routes.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
@@ -281,41 +277,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.type('text/markdown; charset=utf-8').send(await readFile(DEPRECATIONS_DOC, 'utf8')),
   );
 
-  // What browsers use, outside the API's auth: the published sites (docs/published-site.md) and
-  // Livery Studio (docs/studio.md). One scope with @fastify/cookie: the visitors' cookies, the
-  // studio's session and CSRF secret. Not /v1, whose every request would pay for the plugin's
-  // hooks: http/auth.ts parses the cookies of the rare /v1 request without an Authorization
-  // header, with the plugin's parser, and checks the studio's CSRF tokens with its check.
-  const studioCsrf: { check?: FastifyInstance['csrfProtection'] } = {};
-  const csrfKey = await csrfKeyOf(deps.db);
-  const secureStudio = config.baseUrl.startsWith('https:');
-  await app.register(async (browsers) => {
-    await browsers.register(fastifyCookie);
-    await installCsrf(browsers, csrfKey, secureStudio);
-    studioCsrf.check = browsers.csrfProtection;
-    await browsers.register(async (sites) => {
-      const fence = freshnessFenceOf(deps.db);
-      if (fence !== undefined) sites.addHook('onRequest', () => fence());
-      await sites.register(publishedRoutes, {
-        published: services.published,
-        insights: services.insights,
-        search: services.search,
-        secureCookies: config.publicUrl.startsWith('https:'),
-      });
-    });
-    await browsers.register(async (studio) => {
-      installNulGuard(studio); // its organization id reaches the database, as in /v1
-      await studio.register(studioAssetRoutes);
-      await studio.register(studioSessionRoutes, {
-        sessions: services.studioSessions,
-        identity: services.identity,
-        hours: config.studioSessionHours,
-        secureCookies: secureStudio,
-      });
-    });
-  });
-  const csrfProtection = studioCsrf.check;
-  if (csrfProtection === undefined) throw new Error('the studio scope installs CSRF protection');
+  // Published sites and Livery Studio first: /v1 checks the studio's CSRF tokens with their check.
+  const csrfProtection = await registerBrowserFacing(app, deps, services);
 
   await app.register(
     async (v1) => {

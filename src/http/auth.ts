@@ -107,9 +107,8 @@ export function installAccessControl(
       proceed(request, reply, done, error);
       return;
     }
-    // The hot path (a token kept in memory, no session): nothing more to do.
-    if (pending === undefined && !request.viaSession) done();
-    else if (pending === undefined) proceed(request, reply, done);
+    // The hot path: a token kept in memory (a session is always looked up, so never here).
+    if (pending === undefined) done();
     else
       pending.then(
         () => proceed(request, reply, done),
@@ -186,8 +185,8 @@ function bearerAuth(
       // No Authorization header: a Livery Studio session cookie stands for its API token. The
       // cookies are parsed here, by @fastify/cookie's parser, only when they may be needed.
       const { cookie } = request.headers;
-      request.cookies = cookie === undefined ? {} : fastifyCookie.parse(cookie);
-      const secret = request.cookies[STUDIO_COOKIE];
+      if (cookie !== undefined) request.cookies = fastifyCookie.parse(cookie);
+      const secret = cookie === undefined ? undefined : request.cookies[STUDIO_COOKIE];
       if (secret !== undefined && secret !== '') {
         request.viaSession = true;
         return sessions.find(secret).then((session) => {

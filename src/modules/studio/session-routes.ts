@@ -43,13 +43,16 @@ export const studioSessionRoutes: FastifyPluginAsyncTypebox<{
   const cookie = { path: '/', httpOnly: true, sameSite: 'strict', secure: secureCookies } as const;
   const tags = ['livery'];
 
-  /** The signed-in session of the request's cookie, with its token's principal, or undefined. */
-  async function current(request: FastifyRequest) {
+  /**
+   * The signed-in session of the request's cookie, with its token's principal (and role in
+   * `organizationId`, when named), or undefined.
+   */
+  async function current(request: FastifyRequest, organizationId?: string) {
     const secret = request.cookies[STUDIO_COOKIE];
     if (secret === undefined || secret === '') return undefined;
     const session = await sessions.find(secret);
     if (session === undefined) return undefined;
-    const found = await identity.authenticateHash(session.tokenHash);
+    const found = await identity.authenticateHash(session.tokenHash, organizationId);
     return found === undefined ? undefined : { ...found, secret, expiresAt: session.expiresAt };
   }
 
@@ -167,11 +170,7 @@ export const studioSessionRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { organizationId } = request.params;
-      const secret = request.cookies[STUDIO_COOKIE];
-      const session =
-        secret === undefined || secret === '' ? undefined : await sessions.find(secret);
-      if (session === undefined) throw invalidToken('Not signed in to Livery Studio');
-      const found = await identity.authenticateHash(session.tokenHash, organizationId);
+      const found = await current(request, organizationId);
       if (found === undefined) throw invalidToken('Not signed in to Livery Studio');
       if (found.role === undefined) throw notFound('organization', organizationId);
       return { role: found.role, can: abilitiesOf(found.role, found.principal.scopes) };
