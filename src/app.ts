@@ -80,6 +80,7 @@ import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
 import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
 import { PublishingAuthService } from './modules/visitor-auth/service.js';
 import { Urls } from './urls.js';
+import { Workers } from './workers/index.js';
 
 export interface AppDependencies {
   config: Config;
@@ -88,8 +89,14 @@ export interface AppDependencies {
   logStream?: DestinationStream;
 }
 
-/** The services of one Livery instance, built once and shared by every request. */
-export function buildServices({ config, db }: AppDependencies) {
+/**
+ * The services of one Livery instance, built once and shared by every request. Its worker
+ * threads (`workers`) start with their first task; whoever builds the services closes them.
+ */
+export function buildServices(
+  { config, db }: AppDependencies,
+  workers: Workers = new Workers(config.workers),
+) {
   const urls = new Urls(config.baseUrl, config.publicUrl);
   const identity = new IdentityService(new IdentityRepository(db), urls);
   const spaces = new SpacesService(new SpacesRepository(db), identity, urls);
@@ -112,8 +119,11 @@ export function buildServices({ config, db }: AppDependencies) {
   );
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
   const contentRepository = new ContentRepository(db);
-  const content = new ContentService(contentRepository, spaces, urls);
-  const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls);
+  const content = new ContentService(contentRepository, spaces, urls, workers);
+  const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls, {
+    workers,
+    limits: config.contentLimits,
+  });
   const insights = new InsightsService(new InsightsRepository(db), content, urls);
   const publishedRepository = new PublishedRepository(db);
   const siteTokenKeys = new SiteTokenKeys(db);
@@ -147,15 +157,18 @@ export function buildServices({ config, db }: AppDependencies) {
     mount: new URL(config.publicUrl).pathname,
     apiBase: config.baseUrl,
     publicUrl: config.publicUrl,
+    workers,
   });
   const search = new SearchService({
     sites,
     content,
     variantsOf: (siteId) => publishedRepository.variantsOf(siteId),
     urls,
+    workers,
   });
   const studioSessions = new StudioSessions(db, identity, config.studioSessionHours);
   return {
+    workers,
     audit,
     studioSessions,
     siteTokenKeys,
@@ -245,17 +258,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await registerOpenApi(app, config.baseUrl);
-  await installOperations(app, deps);
-  const services = buildServices(deps);
+  const workers = new Workers(config.workers);
+  await installOperations(app, deps, workers);
+  const services = buildServices(deps, workers);
   installRevalidation(app, config, deps.db);
   // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).
   app.addHook('onReady', (done) => {
     services.audit.start((error) => app.log.warn({ err: error }, 'audit log pruning failed'));
     done();
   });
-  app.addHook('onClose', (_instance, done) => {
+  app.addHook('onClose', async () => {
     services.audit.stop();
-    done();
+    await workers.close();
   });
 
   app.get(
@@ -317,7 +331,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         content: services.content,
         changeRequests: services.changeRequests,
       });
-      await v1.register(changeRequestRoutes, { changeRequests: services.changeRequests });
+      await v1.register(changeRequestRoutes, {
+        changeRequests: services.changeRequests,
+        // A page of PAGE_MAX_BYTES, escaped in JSON, and the rest of the list.
+        contentBodyLimit: BODY_LIMIT + 2 * config.contentLimits.pageBytes,
+      });
       await v1.register(insightsRoutes, {
         insights: services.insights,
         siteSpaces: services.siteSpaces,

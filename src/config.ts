@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
 /** Every setting Livery reads, resolved once from the environment and then frozen. */
@@ -33,6 +34,32 @@ export interface Config {
   readonly pressureMaxRssMb: number;
   /** Cache invalidation for GitBook's renderer (docs/renderer-cache.md); unset: none. */
   readonly rendererRevalidation: RendererRevalidationConfig | undefined;
+  /** The worker threads that do CPU-heavy work off the request thread (docs/operations.md). */
+  readonly workers: WorkersConfig;
+  /** What one page and one space may hold, enforced when content is written (docs/content.md). */
+  readonly contentLimits: ContentLimits;
+}
+
+export interface WorkersConfig {
+  /** WORKER_THREADS: threads rendering pages and documents (the search has one of its own). */
+  readonly threads: number;
+  /** WORKER_QUEUE: tasks waiting for a thread, per pool, before more are refused with a 503. */
+  readonly queue: number;
+  /** RENDER_BUDGET_MS: a page body that takes longer is shown as its plain text, with a notice. */
+  readonly renderBudgetMs: number;
+}
+
+export interface ContentLimits {
+  /** PAGE_MAX_BYTES: a page's Markdown, in bytes of UTF-8. */
+  readonly pageBytes: number;
+  /** PAGE_MAX_BLOCKS: blocks in a page's document (table cells count, one block each). */
+  readonly pageBlocks: number;
+  /** SPACE_MAX_PAGES: pages (documents, groups and links) in a revision. */
+  readonly spacePages: number;
+  /** SPACE_MAX_FILES: files in a space (enforced where Livery stores files: Git import). */
+  readonly spaceFiles: number;
+  /** FILE_MAX_BYTES: one file (enforced where Livery stores files: Git import). */
+  readonly fileBytes: number;
 }
 
 export interface RendererRevalidationConfig {
@@ -198,6 +225,24 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const pressureMaxHeapUsedMb = upTo('PRESSURE_MAX_HEAP_USED_MB', '0', 1_048_576);
   const pressureMaxRssMb = upTo('PRESSURE_MAX_RSS_MB', '0', 1_048_576);
   const rendererRevalidation = parseRendererRevalidation(env, problems);
+  const workers = Object.freeze({
+    threads: upTo('WORKER_THREADS', String(defaultThreads()), 64),
+    queue: upTo('WORKER_QUEUE', '64', 100_000),
+    renderBudgetMs: upTo('RENDER_BUDGET_MS', '5000', 600_000),
+  });
+  if (workers.threads === 0) problems.push('WORKER_THREADS must be at least 1 (got 0)');
+  if (workers.renderBudgetMs === 0) problems.push('RENDER_BUDGET_MS must be at least 1 (got 0)');
+  const contentLimits = Object.freeze({
+    pageBytes: upTo('PAGE_MAX_BYTES', String(2 * 1024 * 1024), 1024 * 1024 * 1024),
+    pageBlocks: upTo('PAGE_MAX_BLOCKS', '50000', 100_000_000),
+    spacePages: upTo('SPACE_MAX_PAGES', '10000', 10_000_000),
+    spaceFiles: upTo('SPACE_MAX_FILES', '20000', 10_000_000),
+    fileBytes: upTo('FILE_MAX_BYTES', String(100 * 1024 * 1024), 64 * 1024 * 1024 * 1024),
+  });
+  for (const [key, value] of Object.entries(contentLimits)) {
+    if (value === 0)
+      problems.push(`${LIMIT_NAMES[key as keyof ContentLimits]} must be at least 1 (got 0)`);
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -228,7 +273,23 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     pressureMaxHeapUsedMb,
     pressureMaxRssMb,
     rendererRevalidation,
+    workers,
+    contentLimits,
   });
+}
+
+/** The environment variable of each content limit, for messages that name the setting. */
+export const LIMIT_NAMES: Readonly<Record<keyof ContentLimits, string>> = {
+  pageBytes: 'PAGE_MAX_BYTES',
+  pageBlocks: 'PAGE_MAX_BLOCKS',
+  spacePages: 'SPACE_MAX_PAGES',
+  spaceFiles: 'SPACE_MAX_FILES',
+  fileBytes: 'FILE_MAX_BYTES',
+};
+
+/** One thread per core but one (the request thread's), at least 1 and at most 4. */
+function defaultThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
 /** RENDERER_REVALIDATE_URL and RENDERER_SECRET: both or neither (one alone is a mistake). */

@@ -9,7 +9,7 @@ import type { StoredPage, Tree } from '../src/modules/content/tree.js';
 import { type Block, markdownToDocument } from '../src/modules/documents/index.js';
 import { excerpt, searchIndex, sectionHits } from '../src/modules/search/rank.js';
 import { sectionsOf } from '../src/modules/search/sections.js';
-import { buildIndex, wordsMatching } from '../src/modules/search/space-index.js';
+import { buildIndex, readablePages, wordsMatching } from '../src/modules/search/space-index.js';
 import { fold, foldChar, parseQuery, tokenize } from '../src/modules/search/text.js';
 
 const AT = '2024-01-01T00:00:00.000Z';
@@ -150,7 +150,7 @@ const TREE: Tree = [
   doc('Straße', 'Die Straße ist lang. Über alles.'),
 ];
 
-const index = buildIndex(TREE);
+const index = buildIndex(readablePages(TREE));
 const titles = (text: string) => searchIndex(index, parseQuery(text)).map((hit) => hit.page.title);
 
 describe('search: index and ranking', () => {
@@ -297,7 +297,7 @@ describe('search: properties', () => {
             }),
           );
           const query = parseQuery(q.join(' ') + (typing ? '' : ' '));
-          const built = buildIndex(tree);
+          const built = buildIndex(readablePages(tree));
           const hits = searchIndex(built, query);
           for (const hit of hits) {
             const words = new Set(

@@ -35,7 +35,7 @@ export function installErrorHandlers(
     }
     const status = fastifyError.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return send(reply, status, clientErrorMessage(fastifyError));
+      return send(reply, status, clientErrorMessage(fastifyError, request));
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(
@@ -81,6 +81,14 @@ async function sendDatabaseFault(
   return send(reply, fault.statusCode, fault.message);
 }
 
+const MIB = 1024 * 1024;
+
+/** `1 MiB`, `4.5 MiB`, `512 KiB`. */
+export function sizeName(bytes: number): string {
+  if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MiB`;
+  return `${Number((bytes / 1024).toFixed(1))} KiB`;
+}
+
 function send(reply: FastifyReply, status: number, message: string) {
   return reply
     .code(status)
@@ -88,10 +96,10 @@ function send(reply: FastifyReply, status: number, message: string) {
     .send(errorBody(status, message));
 }
 
-function clientErrorMessage(error: FastifyError): string {
+function clientErrorMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is larger than the 1 MiB limit';
+      return `The request body is larger than the ${sizeName(request.routeOptions.bodyLimit ?? MIB)} limit`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'The request body must be JSON (Content-Type: application/json)';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

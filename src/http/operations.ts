@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { installMetrics } from './metrics.js';
-import { installPressure } from './pressure.js';
+import { installPressure, type PressureSources } from './pressure.js';
 import { installReadiness } from './readiness.js';
 
 export { installRateLimit } from './rate-limit.js';
@@ -21,8 +21,9 @@ const PRESSURE_EXEMPT: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/m
 export async function installOperations(
   app: FastifyInstance,
   { config, db }: { config: Config; db: Db },
+  sources?: PressureSources,
 ): Promise<void> {
   installReadiness(app, db, config.database);
   installMetrics(app, db);
-  await installPressure(app, config, PRESSURE_EXEMPT);
+  await installPressure(app, config, PRESSURE_EXEMPT, sources);
 }

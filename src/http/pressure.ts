@@ -18,7 +18,24 @@ const SAMPLE_MS = 1000;
 const RESOLUTION_MS = 10;
 const MIB = 1024 * 1024;
 
-type Pressure = { type: 'eventLoopDelay' | 'heapUsedBytes' | 'rssBytes'; value: number };
+type Pressure = {
+  type: 'eventLoopDelay' | 'heapUsedBytes' | 'rssBytes' | 'workerQueue';
+  value: number;
+};
+
+/** The answer of an overloaded process: 503 with `Retry-After`, in GitBook's envelope. */
+export function overloaded(): AppError {
+  const retryAfter = String(PRESSURE_RETRY_AFTER_SECONDS);
+  return new AppError(503, `The server is overloaded; please try again in ${retryAfter} seconds`, {
+    'retry-after': retryAfter,
+  });
+}
+
+/** What else counts as pressure: a worker pool whose queue is full (workers/pool.ts). */
+export interface PressureSources {
+  /** Tasks waiting in a full worker queue, or 0 when every queue has room. */
+  fullWorkerQueue(): number;
+}
 
 /**
  * Load shedding: while the event loop lags, or the heap or resident memory exceed their
@@ -39,6 +56,7 @@ export async function installPressure(
     'pressureMaxEventLoopDelayMs' | 'pressureMaxHeapUsedMb' | 'pressureMaxRssMb'
   >,
   exempt: ReadonlySet<string>,
+  sources?: PressureSources,
 ): Promise<void> {
   const { pressureMaxEventLoopDelayMs, pressureMaxHeapUsedMb, pressureMaxRssMb } = config;
   if (pressureMaxEventLoopDelayMs === 0 && pressureMaxHeapUsedMb === 0 && pressureMaxRssMb === 0) {
@@ -64,6 +82,9 @@ export async function installPressure(
       const rss = process.memoryUsage.rss();
       if (rss > pressureMaxRssMb * MIB) pressure = { type: 'rssBytes', value: rss };
     }
+    // A full worker queue means the threads are behind: new requests would only wait for them.
+    const queued = sources?.fullWorkerQueue() ?? 0;
+    if (pressure === undefined && queued > 0) pressure = { type: 'workerQueue', value: queued };
   };
 
   let timer: NodeJS.Timeout | undefined;
@@ -80,7 +101,6 @@ export async function installPressure(
   });
   app.decorate('isUnderPressure', () => pressure !== undefined);
 
-  const retryAfter = String(PRESSURE_RETRY_AFTER_SECONDS);
   let lastWarning = 0;
   app.addHook('onRequest', (request, _reply, done) => {
     if (pressure === undefined || exempt.has(request.routeOptions.url ?? '')) return done();
@@ -89,10 +109,6 @@ export async function installPressure(
       lastWarning = Date.now();
       request.log.warn(pressure, 'under pressure: refusing requests with 503');
     }
-    done(
-      new AppError(503, `The server is overloaded; please try again in ${retryAfter} seconds`, {
-        'retry-after': retryAfter,
-      }),
-    );
+    done(overloaded());
   });
 }

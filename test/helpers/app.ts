@@ -78,6 +78,7 @@ export async function createTestApp(
       }),
     close: async () => {
       await app.close();
+      await services.workers.close();
       await db.destroy();
       await database.dispose();
     },

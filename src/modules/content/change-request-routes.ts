@@ -29,7 +29,9 @@ const CrParams = Type.Object({
 /** Change requests (docs/content.md): create, list, read, edit, change content, merge, update. */
 export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
   changeRequests: ChangeRequestsService;
-}> = async (app, { changeRequests }) => {
+  /** The body limit of a change list: room for a page of PAGE_MAX_BYTES (docs/content.md). */
+  contentBodyLimit: number;
+}> = async (app, { changeRequests, contentBodyLimit }) => {
   app.post(
     '/spaces/:spaceId/change-requests',
     {
@@ -119,6 +121,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/spaces/:spaceId/change-requests/:changeRequestId/content',
     {
+      bodyLimit: contentBodyLimit,
       schema: {
         operationId: 'updateChangeRequestContent',
         summary: 'Update the content of a change request',

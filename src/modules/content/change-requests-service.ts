@@ -1,19 +1,30 @@
+import type { ContentLimits } from '../../config.js';
 import type { ChangeRequestRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { KeyedQueue } from '../../keyed-queue.js';
 import type { Urls } from '../../urls.js';
+import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
 import type { User } from '../identity/schemas.js';
 import type { IdentityService } from '../identity/service.js';
 import type { SpacesService } from '../spaces/service.js';
 import { applyChanges, type PageChange } from './changes.js';
 import { baseOf, newRevision, RevisionHistory } from './history.js';
+import {
+  checkBlocks,
+  checkMarkdownSizes,
+  checkPageCount,
+  markdownsOf,
+  tooManyBlocks,
+} from './limits.js';
 import type { ContentRepository } from './repository.js';
 import type { ChangeRequest } from './schemas.js';
 
 /** Compare-and-swap attempts before a write that keeps losing races answers 409. */
 const ATTEMPTS = 8;
+/** Counting a page's blocks (a parse, on a worker thread) past this means it has too many. */
+const COUNT_MS = 30_000;
 const EDITABLE = new Set(['open', 'draft']);
 
 /**
@@ -32,6 +43,7 @@ export class ChangeRequestsService {
     private readonly spaces: SpacesService,
     private readonly identity: IdentityService,
     private readonly urls: Urls,
+    private readonly options: { workers: Workers; limits: ContentLimits },
   ) {
     this.history = new RevisionHistory(repo);
   }
@@ -89,8 +101,35 @@ export class ChangeRequestsService {
     return this.present(updated, await this.spaces.currentRevisionId(spaceId));
   }
 
-  /** Applies a change list (all or nothing) as a new revision of the change request. */
-  updateContent(spaceId: string, ref: string, changes: readonly PageChange[], userId: string) {
+  /**
+   * Applies a change list (all or nothing) as a new revision of the change request, once its
+   * pages are within the content limits (limits.ts): their size here, their blocks counted on a
+   * worker thread, before the space's writes queue is entered.
+   */
+  async updateContent(
+    spaceId: string,
+    ref: string,
+    changes: readonly PageChange[],
+    userId: string,
+  ) {
+    const { limits, workers } = this.options;
+    checkMarkdownSizes(changes, limits);
+    const pages = markdownsOf(changes);
+    if (pages.length > 0) {
+      const blocks = await workers.render
+        .run(
+          'pageBlocks',
+          pages.map((page) => page.markdown),
+          COUNT_MS,
+        )
+        .catch((error: unknown) => {
+          if (error instanceof TaskTimedOut || error instanceof TaskFailed) {
+            throw tooManyBlocks(pages[0]?.index ?? 0, 'too many', limits);
+          }
+          throw error;
+        });
+      checkBlocks(pages, blocks, limits);
+    }
     return this.writes.run(spaceId, () => this.applyContent(spaceId, ref, changes, userId));
   }
 
@@ -105,6 +144,7 @@ export class ChangeRequestsService {
       const current = await this.history.revision(row.revision_id);
       const at = now();
       const { tree, touched } = applyChanges(current.pages, changes, at);
+      checkPageCount(tree, this.options.limits, 'changes');
       const revision = newRevision(spaceId, 'edits', [row.revision_id], tree, touched, userId, at);
       if (await this.repo.advanceChangeRequest(row.id, row.revision_id, revision)) {
         return this.get(spaceId, row.id);
@@ -123,6 +163,7 @@ export class ChangeRequestsService {
       const row = await this.requireEditable(spaceId, ref);
       const spaceRevision = await this.spaces.currentRevisionId(spaceId);
       const { tree, touched } = await this.history.combine(row, spaceRevision, 'merge');
+      checkPageCount(tree, this.options.limits, `Merging change request ${row.number}`);
       const at = now();
       const revision = {
         ...newRevision(
@@ -155,6 +196,7 @@ export class ChangeRequestsService {
       if (spaceRevision === baseOf(row))
         return { revision: row.revision_id, result: 'update' as const };
       const { tree } = await this.history.combine(row, spaceRevision, 'update');
+      checkPageCount(tree, this.options.limits, `Updating change request ${row.number}`);
       const revision = newRevision(
         spaceId,
         'update',

@@ -164,9 +164,15 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           response: responses({ 200: RevisionPageSchema }, [400]),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { spaceId, pageId } = request.params;
-        return content.pageById(spaceId, sourceOf(request.params), pageId, request.query.format);
+        const page = await content.pageById(
+          spaceId,
+          sourceOf(request.params),
+          pageId,
+          request.query.format,
+        );
+        return typeof page === 'string' ? sendJsonText(reply, page) : page;
       },
     );
 
@@ -185,9 +191,12 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
             response: responses({ 200: JsonDocumentSchema }, [400]),
           },
         },
-        async (request) => {
+        async (request, reply) => {
           const { spaceId, pageId } = request.params;
-          return content.pageDocument(spaceId, sourceOf(request.params), pageId);
+          return sendJsonText(
+            reply,
+            await content.pageDocument(spaceId, sourceOf(request.params), pageId),
+          );
         },
       );
     }
@@ -203,9 +212,15 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           response: responses({ 200: RevisionPageSchema }, [400]),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { spaceId, '*': path } = request.params;
-        return content.pageByPath(spaceId, sourceOf(request.params), path, request.query.format);
+        const page = await content.pageByPath(
+          spaceId,
+          sourceOf(request.params),
+          path,
+          request.query.format,
+        );
+        return typeof page === 'string' ? sendJsonText(reply, page) : page;
       },
     );
   }

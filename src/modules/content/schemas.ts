@@ -213,7 +213,12 @@ const ChangeSchema = Type.Object(
     document: Type.Optional(
       Type.Object(
         {
-          markdown: Type.Optional(Type.String({ maxLength: 500_000 })),
+          markdown: Type.Optional(
+            Type.String({
+              description:
+                'The page body. At most PAGE_MAX_BYTES bytes of UTF-8 (2 MiB unless the operator set otherwise) and PAGE_MAX_BLOCKS blocks (50,000): larger is a 413 (docs/content.md, "Limits")',
+            }),
+          ),
           document: Type.Optional(Type.Unknown({ description: 'Not accepted: send markdown' })),
         },
         { additionalProperties: false, description: '{"markdown": "…"}' },

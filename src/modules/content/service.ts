@@ -1,10 +1,12 @@
 import { BoundedCache } from '../../bounded-cache.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Urls } from '../../urls.js';
-import { type JsonDocument, markdownToDocument, pageLinks, withKeys } from '../documents/index.js';
+import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
 import type { SpacesService } from '../spaces/service.js';
+import { noticeDocumentJson } from './document-notice.js';
+import { pageTableOf } from './page-table.js';
 import type { ContentRepository, Revision } from './repository.js';
-import { findById, findByPath, type StoredPage, type Tree, walk } from './tree.js';
+import { findById, findByPath, type StoredPage, type Tree } from './tree.js';
 
 /** Where a read takes its pages from: the space's current revision, a revision, a change request. */
 export type ContentSource =
@@ -45,15 +47,19 @@ const NO_TAGS: readonly never[] = Object.freeze([]);
 
 /** Rendered page trees kept, by the size of their text. */
 const RENDERED_BYTES = 64 * 1024 * 1024;
+/** Page documents kept (JSON text), by their size: GitBook's renderer reads one per page view. */
+const DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 /** Reads of a space's content (docs/content.md): revisions, page trees, pages by id and path. */
 export class ContentService {
   private readonly rendered = new BoundedCache<string>(RENDERED_BYTES);
+  private readonly documents = new BoundedCache<string>(DOCUMENT_BYTES);
 
   constructor(
     private readonly repo: ContentRepository,
     private readonly spaces: SpacesService,
     private readonly urls: Urls,
+    private readonly workers: Workers,
   ) {}
 
   /** The revision a read names, checked to belong to the space (else 404). */
@@ -77,15 +83,16 @@ export class ContentService {
     return `{"pages":${this.pagesJson(spaceId, revision)}}`;
   }
 
+  /** A page; with `format: document`, as JSON text (its document is made as text). */
   async pageById(spaceId: string, source: ContentSource, pageId: string, format: Format) {
     const revision = await this.revisionFor(spaceId, source);
     const found = findById(revision.pages, pageId);
     if (found === undefined) throw notFound('page', pageId);
-    return this.presentPage(spaceId, found.page, parentPathOf(found.path), format, true, revision);
+    return this.pageAnswer(spaceId, revision, found.page, found.path, format);
   }
 
-  /** A document page's body as GitBook's JSONDocument; groups and links have none (404). */
-  async pageDocument(spaceId: string, source: ContentSource, pageId: string) {
+  /** A document page's body as GitBook's JSONDocument, in JSON text; groups and links have none (404). */
+  async pageDocument(spaceId: string, source: ContentSource, pageId: string): Promise<string> {
     const revision = await this.revisionFor(spaceId, source);
     const found = findById(revision.pages, pageId);
     if (found === undefined) throw notFound('page', pageId);
@@ -95,7 +102,7 @@ export class ContentService {
         `Page ${JSON.stringify(pageId)} is a ${found.page.type}: it has no document`,
       );
     }
-    return documentOf(found.page, found.path, revision.pages);
+    return this.documentJson(revision, found.page, found.path);
   }
 
   /** A document or group by its path (decoded: `a/b`); 404 naming the path when none. */
@@ -105,7 +112,46 @@ export class ContentService {
     if (found === undefined) {
       throw new AppError(404, `No page found at path ${JSON.stringify(path)} in this revision`);
     }
-    return this.presentPage(spaceId, found.page, parentPathOf(found.path), format, true, revision);
+    return this.pageAnswer(spaceId, revision, found.page, found.path, format);
+  }
+
+  private async pageAnswer(
+    spaceId: string,
+    revision: Revision,
+    page: StoredPage,
+    path: string,
+    format: Format,
+  ): Promise<PresentedPage | string> {
+    const presented = this.presentPage(spaceId, page, parentPathOf(path), format);
+    if (format !== 'document' || page.type !== 'document') return presented;
+    const document = await this.documentJson(revision, page, path);
+    return `${JSON.stringify(presented).slice(0, -1)},"document":${document}}`;
+  }
+
+  /**
+   * A document page's body as GitBook's document (JSON text), made on a worker thread
+   * (page-document.ts) and kept: revisions never change. Past RENDER_BUDGET_MS (the published
+   * page's budget, so that GitBook's renderer and Livery's site show the same), or should its
+   * thread fail, the answer is the page's plain text with a notice, never an error.
+   */
+  private async documentJson(revision: Revision, page: StoredPage, path: string) {
+    const key = `${revision.id}\u0000${page.id}`;
+    const kept = this.documents.get(key);
+    if (kept !== undefined) return kept;
+    const markdown = page.markdown ?? '';
+    let json: string;
+    try {
+      json = await this.workers.render.run(
+        'pageDocument',
+        { markdown, title: page.title, path, pages: pageTableOf(revision.id, revision.pages) },
+        this.workers.config.renderBudgetMs,
+      );
+    } catch (error) {
+      if (!(error instanceof TaskTimedOut || error instanceof TaskFailed)) throw error;
+      return noticeDocumentJson(markdown, error instanceof TaskTimedOut ? 'time' : 'failure');
+    }
+    this.documents.set(key, json, json.length);
+    return json;
   }
 
   /** GitBook's Revision as JSON text, its pages rendered once (see pagesJson). */
@@ -132,15 +178,16 @@ export class ContentService {
     return pages.map((page) => this.presentPage(spaceId, page, parentPath, undefined));
   }
 
-  /** GitBook's RevisionPage for a stored page; `format` adds the body; `pages: []` without children. */
+  /**
+   * GitBook's RevisionPage for a stored page; `format: markdown` adds the body (a document is
+   * added by pageAnswer, as text); `pages: []` without children.
+   */
   presentPage(
     spaceId: string,
     page: StoredPage,
     parentPath: string,
     format: Format,
     withChildren = true,
-    /** The page's revision: links in its document to other pages become references to them. */
-    revision?: Revision,
   ): PresentedPage {
     // Built field by field rather than with spreads: trees of hundreds of pages are presented
     // whole, and this is most of their cost.
@@ -172,7 +219,6 @@ export class ContentService {
       presented.tags = NO_TAGS;
       presented.documentId = page.id;
       if (format === 'markdown') presented.markdown = page.markdown ?? '';
-      if (format === 'document') presented.document = documentOf(page, path, revision?.pages);
     }
     presented.pages = withChildren ? this.presentTree(spaceId, page.pages, path) : [];
     return presented;
@@ -195,18 +241,4 @@ export class ContentService {
 function parentPathOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash === -1 ? '' : path.slice(0, slash);
-}
-
-/**
- * A document page's body as GitBook's document (documents/): its first heading-1 equal to its
- * title left out, links to other pages of the revision as references to their ids, every node
- * keyed as GitBook's are (documents/keys.ts).
- */
-function documentOf(page: StoredPage, path: string, tree: Tree | undefined): JsonDocument {
-  const pages = tree === undefined ? [] : [...walk(tree)].filter((l) => l.page.type !== 'link');
-  const links = pageLinks(
-    pages.map((l): [string, string] => [l.path, l.page.id]),
-    path,
-  );
-  return withKeys(markdownToDocument(page.markdown ?? '', { title: page.title, ...links }));
 }

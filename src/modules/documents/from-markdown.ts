@@ -74,7 +74,7 @@ class Walker {
         return out;
       }
       this.at++;
-      out.push(...this.block(token));
+      for (const block of this.block(token)) out.push(block);
     }
     return out;
   }

@@ -3,11 +3,12 @@
  * GitBook's JSON document (from-markdown.ts); a document becomes Markdown again
  * (to-markdown.ts) or the published site's HTML (to-html.ts). docs/content.md describes the model.
  */
+export { blockCount } from './count.js';
 export { escapeHtml } from './escape.js';
 export { type DocumentContext, markdownToDocument } from './from-markdown.js';
 export { withKeys } from './keys.js';
 export { hrefOf, type PageLinks, pageLinks, refOf } from './links.js';
-export { type Block, headingId, type JsonDocument, plainText } from './model.js';
+export { type Block, headingId, type Inline, type JsonDocument, plainText } from './model.js';
 export { documentToHtml, type HtmlOptions, safeUrl } from './to-html.js';
 export { documentToMarkdown } from './to-markdown.js';
 

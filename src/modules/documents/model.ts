@@ -96,13 +96,22 @@ const sameMarks = (a: Mark[], b: Mark[]) =>
  */
 export function inlines(nodes: Inline[]): Inline[] {
   const out: Inline[] = [];
+  // Each run of neighbouring text nodes is merged once, at its end: merging as each node
+  // arrives copied the run so far every time, quadratic in a paragraph of `*a* *b* …`.
+  let run: Leaf[] = [];
+  const endRun = () => {
+    if (run.length > 0) out.push(textNode(run));
+    run = [];
+  };
   for (const node of nodes) {
-    const last = out.at(-1);
     if (node.object === 'text') {
-      if (last?.object === 'text') out[out.length - 1] = textNode([...last.leaves, ...node.leaves]);
-      else out.push(textNode(node.leaves));
-    } else out.push(node);
+      for (const leaf of node.leaves) run.push(leaf);
+    } else {
+      endRun();
+      out.push(node);
+    }
   }
+  endRun();
   const kept = out.filter((n) => n.object !== 'text' || n.leaves.some((l) => l.text !== ''));
   return kept.length === 0 ? [text('')] : kept;
 }

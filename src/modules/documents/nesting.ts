@@ -57,7 +57,8 @@ function fitBlocks(nodes: Block[], container: string, links: PageLinks): Block[]
   const out: Block[] = [];
   for (const node of nodes) {
     if (allowed.includes(node.type)) out.push(fitInside(node, links));
-    else out.push(...fitBlocks(plainContent(node, links), container, links));
+    else
+      for (const fitted of fitBlocks(plainContent(node, links), container, links)) out.push(fitted);
   }
   return out;
 }

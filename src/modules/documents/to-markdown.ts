@@ -112,8 +112,7 @@ function list(node: Block, links: PageLinks, marker: string): string {
 function code(node: Block): string {
   const lines = (node.nodes ?? []).map((line) => plainText((line as Block).nodes));
   const body = lines.join('\n');
-  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(Math.max(2, longestRun(body, '`')) + 1);
   const syntax = String(node.data.syntax ?? '');
   const fenced = `${fence}${syntax}\n${body}\n${fence}`;
   const title = node.data.title;
@@ -196,15 +195,24 @@ function lineStarts(value: string): string {
 }
 
 function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
+  // What is written so far is `out` then `trail`, its trailing white space, kept apart: a
+  // closing delimiter goes between the two. (Looking for the white space at the end of the
+  // whole text at every delimiter was quadratic in a paragraph of `*a* *b* …`.)
   let out = '';
+  let trail = '';
+  const write = (text: string) => {
+    const content = text.trimEnd();
+    if (content === '') {
+      trail += text;
+      return;
+    }
+    out += trail + content;
+    trail = text.slice(content.length);
+  };
   const open: MarkType[] = [];
   const close = (keep: MarkType[]) => {
-    if (!open.some((m) => !keep.includes(m))) return;
     // A closing delimiter may not follow a space: the spaces go after it (`**a** `).
-    const trail = /\s*$/.exec(out)?.[0] ?? '';
-    out = out.slice(0, out.length - trail.length);
     while (open.some((m) => !keep.includes(m))) out += MARK_SYNTAX[open.pop() as 'bold'];
-    out += trail;
   };
   for (const leaf of leaves) {
     const isCode = leaf.marks.some((m) => m.type === 'code');
@@ -215,22 +223,37 @@ function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
     close(marks);
     const body = isCode ? codeSpan(leaf.text, where) : escapeText(leaf.text, where);
     const adds = marks.filter((m) => !open.includes(m)) as Exclude<MarkType, 'code'>[];
-    const lead = adds.length > 0 ? (/^\s*/.exec(body)?.[0] ?? '') : '';
-    out += lead;
+    const lead = adds.length > 0 ? body.slice(0, body.length - body.trimStart().length) : '';
+    write(lead);
+    if (adds.length > 0) {
+      out += trail;
+      trail = '';
+    }
     for (const m of adds) {
       out += MARK_SYNTAX[m];
       open.push(m);
     }
-    out += body.slice(lead.length);
+    write(body.slice(lead.length));
   }
   close([]);
-  return out;
+  return out + trail;
+}
+
+/** The length of the longest run of `char` in `value` (a loop: a spread of every run's length
+ * into `Math.max` overflows the stack on a long code block). */
+function longestRun(value: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    run = value[i] === char ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 /** A code span; in a table cell `|` is `\|` even there (the table is split first). */
 function codeSpan(value: string, where: Where): string {
-  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
+  const ticks = '`'.repeat(longestRun(value, '`') + 1);
   const pad = value.startsWith('`') || value.endsWith('`') || /^ .* $/.test(value) ? ' ' : '';
   const body = value.replaceAll('\n', ' ');
   return `${ticks}${pad}${where === 'cell' ? body.replaceAll('|', '\\|') : body}${pad}${ticks}`;

@@ -19,8 +19,8 @@ import { codeBlocks, escapeHtml as e } from './markdown.js';
  * (docs/BENCHMARKS.md has the numbers). Nothing is loaded until a page has code: then the
  * highlighter, and only the grammars and themes that page needs, once per process.
  *
- * A page's blocks are highlighted before it is rendered (`pageHighlighter`), a chunk of lines at
- * a time with the event loop free between chunks; rendering (markdown.ts) then takes each
+ * A page's blocks are highlighted before it is rendered (`pageHighlighter`), on a worker thread
+ * (published/page-body.ts), within a time budget; rendering (documents/to-html.ts) then takes each
  * block's HTML. A block whose language is unknown shows as plain text in the theme's colors.
  */
 
@@ -34,7 +34,7 @@ export type CodeThemes = Settings['styling']['codeTheme']['default'];
  */
 export const MAX_HIGHLIGHTED_CHARS = 20_000;
 const MAX_LINE = 400;
-/** Once a page's highlighting has taken this long (its own chunks' time), the rest is plain. */
+/** Once a page's highlighting (loading its grammars too) has taken this long, the rest is plain. */
 export const PAGE_BUDGET_MS = 1000;
 const PLAIN = 'text';
 
@@ -101,10 +101,7 @@ function once(key: string, load: () => Promise<void>): Promise<void> {
   return job;
 }
 
-/**
- * Time a page may spend highlighting, counted as the time its own chunks take (not the wall
- * time between them, which other requests share): once spent, the page's later lines are plain.
- */
+/** Time a page has spent highlighting: once over its budget, the page's later lines are plain. */
 export interface Budget {
   spentMs: number;
 }
@@ -113,39 +110,40 @@ export interface Budget {
 export type Highlight = (code: string, info: string) => string | undefined;
 
 /**
- * A page's highlighter: loads the grammars and code themes its code blocks need, then highlights
- * its blocks a chunk of lines at a time, letting the event loop serve other requests between
- * chunks, within the page's budget. The answer is synchronous: the page's blocks as HTML, for
- * markdown.ts while it renders. Highlighting is decoration: should Shiki fail to load, the page
+ * A page's highlighter: loads the grammars and code themes its code blocks need, one language at
+ * a time, then highlights its blocks, all within the page's budget (loading a grammar can cost
+ * more than highlighting with it: a page with a block in each of 241 languages took seconds to
+ * load them all). Once the budget is spent, the languages not loaded yet and the lines not
+ * highlighted yet are plain. It runs on a worker thread (published/page-body.ts), so the time it
+ * takes holds no request up. The answer is synchronous: the page's blocks as HTML, for
+ * to-html.ts while it renders. Highlighting is decoration: should Shiki fail to load, the page
  * renders with its code plain.
  */
 export async function pageHighlighter(
   source: string | undefined | readonly { code: string; info: string }[],
   themes: CodeThemes,
   now: () => number = () => performance.now(),
+  budgetMs = PAGE_BUDGET_MS,
 ): Promise<Highlight> {
-  // A page's code blocks (its document's: page-answer.ts), or those of a Markdown text.
+  // A page's code blocks (its document's: page-body.ts), or those of a Markdown text.
   const found =
     source === undefined ? [] : typeof source === 'string' ? codeBlocks(source) : source;
   if (found.length === 0) return () => undefined;
-  const loaded = await prepare(
-    found.map((block) => languageOf(block.info)),
-    themes,
-  ).then(
+  const started = now();
+  const loaded = await prepare([], themes).then(
     () => true,
     () => false,
   );
   if (!loaded) return () => undefined;
-  const budget: Budget = { spentMs: 0 };
+  for (const language of new Set(found.map((block) => languageOf(block.info)))) {
+    if (now() - started >= budgetMs) break;
+    await prepare([language], themes).catch(() => {}); // a grammar that fails to load: plain
+  }
+  const budget: Budget = { spentMs: now() - started };
   const html = new Map<string, string | undefined>();
   for (const { code, info } of found) {
-    const steps = highlightSteps(code, info, themes, budget, now);
-    let step = steps.next();
-    while (!step.done) {
-      await new Promise((resolve) => setImmediate(resolve));
-      step = steps.next();
-    }
-    html.set(`${info}\u0000${code}`, step.value);
+    const key = `${info}\u0000${code}`;
+    if (!html.has(key)) html.set(key, highlight(code, info, themes, budget, now, budgetMs));
   }
   return (code, info) => html.get(`${info}\u0000${code}`);
 }
@@ -163,25 +161,8 @@ export function highlight(
   themes: CodeThemes,
   budget: Budget = { spentMs: 0 },
   now: () => number = () => performance.now(),
+  budgetMs = PAGE_BUDGET_MS,
 ): string | undefined {
-  const steps = highlightSteps(code, info, themes, budget, now);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
-}
-
-/**
- * Highlights a block, pausing (`yield`) after each chunk of lines, so a caller may let other
- * work run between chunks. Each chunk's time is added to `budget`; once `PAGE_BUDGET_MS` is
- * spent, the remaining lines are plain (a hostile block costs its page at most about that).
- */
-function* highlightSteps(
-  code: string,
-  info: string,
-  themes: CodeThemes,
-  budget: Budget,
-  now: () => number,
-): Generator<void, string | undefined> {
   const core = ready;
   if (core === undefined) return undefined;
   const pair = { light: shikiThemeName(themes.light), dark: shikiThemeName(themes.dark) };
@@ -211,11 +192,13 @@ function* highlightSteps(
   let cut = false;
   while (html.length < lines.length) {
     const start = html.length;
-    cut = lang !== PLAIN && budget.spentMs >= PAGE_BUDGET_MS;
+    cut = lang !== PLAIN && budget.spentMs >= budgetMs;
     if (lang === PLAIN || cut) {
-      html.push(
-        ...lines.slice(start).map((line) => (line === '' ? '' : `<span>${e(line)}</span>`)),
-      );
+      // One line at a time: a spread of a long block's lines into push() overflows the stack.
+      for (let i = start; i < lines.length; i++) {
+        const line = lines[i] as string;
+        html.push(line === '' ? '' : `<span>${e(line)}</span>`);
+      }
       break;
     }
     let end = start + 1;
@@ -231,8 +214,7 @@ function* highlightSteps(
     });
     budget.spentMs += now() - began;
     state = chunk.grammarState;
-    html.push(...chunk.tokens.map(lineHtml));
-    if (html.length < lines.length) yield;
+    for (const line of chunk.tokens) html.push(lineHtml(line));
   }
   const rows = html.map((line) => `<span class="line">${line}</span>`).join('\n');
   const block = `<pre class="shiki ${e(root.themeName ?? '')}" style="${e(String(root.rootStyle ?? ''))}" tabindex="0"><code>${rows}</code></pre>`;

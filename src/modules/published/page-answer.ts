@@ -1,13 +1,10 @@
-import { findByPath } from '../content/tree.js';
+import { findByPath, type StoredPage } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
-import { codeBlocksOf } from '../documents/index.js';
-import { pageHighlighter } from './code-highlight.js';
 import {
   documentView,
   firstDocument,
   groupTarget,
   notFoundView,
-  pageDocument,
   pageMarkdown,
   type SiteFrame,
 } from './page-builder.js';
@@ -20,25 +17,27 @@ export type PageAnswer =
   | { kind: 'redirect'; location: string }
   | { kind: 'missing' };
 
+/** A document page's body as HTML, with its path in the revision (page-body.ts, on a thread). */
+export type BodyOf = (page: StoredPage, path: string) => Promise<string>;
+
 /**
  * The answer at `pagePath` of a frame's variant: the first page at '', groups lead below, and
  * `{document}.md` is that document's Markdown (unless a page has that very path). A page's body
- * is its document (documents/); its code is highlighted first (code-highlight.ts, asynchronous); the rest is pure.
- * `apiBase` is the API's origin, for edit links.
+ * comes from `bodyOf` (the service renders it on a worker thread); the rest is pure. `apiBase`
+ * is the API's origin, for edit links.
  */
 export async function answerAt(
   frame: SiteFrame,
   pagePath: string,
   apiBase: string,
+  bodyOf: BodyOf,
 ): Promise<PageAnswer> {
   const { settings } = frame;
-  const themes = settings.styling.codeTheme.default;
   if (pagePath === '') {
-    const page = firstDocument(frame.tree);
-    const body = page === undefined ? undefined : pageDocument(frame, page);
-    const highlight = await pageHighlighter(body && codeBlocksOf(body), themes);
-    const links = pageLinks(frame, page?.id, apiBase);
-    return html(200, settings, documentView(frame, page, links, highlight, body));
+    const first = firstDocument(frame.tree);
+    const body = first === undefined ? '' : await bodyOf(first.page, first.path);
+    const links = pageLinks(frame, first?.page.id, apiBase);
+    return html(200, settings, documentView(frame, first?.page, links, body));
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -56,10 +55,9 @@ export async function answerAt(
       ? html(404, settings, notFoundView(frame))
       : { kind: 'redirect', location: target };
   }
-  const body = pageDocument(frame, found.page);
-  const highlight = await pageHighlighter(codeBlocksOf(body), themes);
+  const body = await bodyOf(found.page, found.path);
   const links = pageLinks(frame, found.page.id, apiBase);
-  return html(200, settings, documentView(frame, found.page, links, highlight, body));
+  return html(200, settings, documentView(frame, found.page, links, body));
 }
 
 /** How much of the rendered-pages cache an answer takes. */

@@ -1,9 +1,7 @@
-import { findById, type StoredPage, type Tree, walk } from '../content/tree.js';
+import { findById, type Located, type StoredPage, type Tree } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
-import { type JsonDocument, markdownToDocument, pageLinks } from '../documents/index.js';
-import type { Highlight } from './code-highlight.js';
 import { localized } from './localized.js';
-import { escapeHtml as e, renderDocument } from './markdown.js';
+import { escapeHtml as e } from './markdown.js';
 import {
   breadcrumbs,
   type ContentRef,
@@ -61,10 +59,10 @@ export function variantBase(root: string, variant: PublishedVariant): string {
   return variant.isDefault ? root : `${root}${encodeURIComponent(variant.path)}/`;
 }
 
-/** The first document page in reading order, if any. */
-export function firstDocument(tree: Tree): StoredPage | undefined {
+/** The first document page in reading order, if any, with its path. */
+export function firstDocument(tree: Tree): Located | undefined {
   const first = readingOrder(tree, '')[0];
-  return first === undefined ? undefined : findById(tree, first.id)?.page;
+  return first === undefined ? undefined : findById(tree, first.id);
 }
 
 function frameView(frame: SiteFrame, currentId: string | undefined) {
@@ -102,42 +100,13 @@ export function siteTitle(settings: Settings, contentTitle: string): string {
   return localized(settings.title ?? contentTitle, settings.localizedTitle, locale);
 }
 
-/**
- * A page's body as GitBook's document (documents/): its first heading equal to its title left
- * out (the page head shows the title), links to other pages of the variant as references to them.
- */
-export function pageDocument(frame: SiteFrame, page: StoredPage): JsonDocument {
-  const located = [...walk(frame.tree)].filter((l) => l.page.type !== 'link');
-  const path = located.find((l) => l.page.id === page.id)?.path ?? '';
-  const links = pageLinks(
-    located.map((l): [string, string] => [l.path, l.page.id]),
-    path,
-  );
-  return markdownToDocument(page.markdown ?? '', { title: page.title, ...links });
-}
-
-/** Addresses and titles of the variant's pages, for the links and cards of a page's body. */
-function bodyLinks(frame: SiteFrame) {
-  const base = variantBase(frame.root, frame.variant);
-  const byId = new Map([...walk(frame.tree)].map((l) => [l.page.id, l]));
-  return {
-    pageHref: (id: string) => {
-      const found = byId.get(id);
-      return found === undefined || found.page.type === 'link'
-        ? undefined
-        : pageHref(base, found.path);
-    },
-    pageTitle: (id: string) => byId.get(id)?.page.title,
-  };
-}
-
 /** A document page (or the empty start of a variant without pages). */
 export function documentView(
   frame: SiteFrame,
   page: StoredPage | undefined,
   links: { editHref?: string; interactive: boolean },
-  highlight?: Highlight,
-  body?: JsonDocument,
+  /** The page's body, as HTML (page-body.ts). */
+  bodyHtml: string,
 ): PageView {
   const { base, ...shared } = frameView(frame, page?.id);
   if (page === undefined) {
@@ -153,11 +122,7 @@ export function documentView(
     page: {
       id: page.id,
       title: page.title,
-      bodyHtml: renderDocument(body ?? pageDocument(frame, page), {
-        highlight,
-        newTab: frame.settings.externalLinks.target === 'blank',
-        ...bodyLinks(frame),
-      }),
+      bodyHtml,
       ...(page.emoji === undefined ? {} : { emoji: page.emoji }),
       ...(page.description === undefined ? {} : { description: page.description }),
     },

@@ -219,7 +219,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const admitted = await admit(request, reply, true);
     if (admitted === undefined) return reply;
     const { open, segments, noindex } = admitted;
-    const answer = await published.page(open, segments, noindex);
+    const answer = await published.page(open, segments, noindex, request.log);
     if (answer.kind === 'missing') return plain404(reply);
     // Only a public site's pages (the one case served without noindex) may sit in shared caches.
     reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');

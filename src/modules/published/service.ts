@@ -3,7 +3,10 @@ import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Representation } from '../../versioned.js';
+import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
+import { pageTableOf } from '../content/page-table.js';
 import type { ContentService } from '../content/service.js';
+import type { StoredPage } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
 import type { IdentityService } from '../identity/service.js';
@@ -13,13 +16,16 @@ import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access.js';
 import { locateVariant } from './address.js';
 import { contentTag } from './assets.js';
+import { PAGE_BUDGET_MS } from './code-highlight.js';
 import { pageCsp } from './csp.js';
 import { derivedBy } from './derived.js';
-import { answerAt, type PageAnswer, sizeOf } from './page-answer.js';
-import { publicRootOf, type SiteFrame, signInView } from './page-builder.js';
+import { answerAt, type BodyOf, type PageAnswer, sizeOf } from './page-answer.js';
+import { plainBody } from './page-body.js';
+import { publicRootOf, type SiteFrame, signInView, variantBase } from './page-builder.js';
 import { renderPage } from './page-html.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
 import { SiteAccess, type Visitor } from './site-access.js';
+import { stringsFor } from './strings.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
@@ -37,6 +43,11 @@ export interface PreviewInput {
   customization?: SettingsPatch;
   /** A draft of the site's settings (a PUT body), used instead of the stored ones. */
   site?: SettingsPatch;
+}
+
+/** Where a page that could only be shown as its text is reported (the request's log). */
+export interface WarningLog {
+  warn(details: object, message: string): void;
 }
 
 /**
@@ -60,6 +71,7 @@ export class PublishedSiteService {
       apiBase: string;
       /** PUBLIC_URL, ending with `/`: the absolute addresses of previews. */
       publicUrl: string;
+      workers: Workers;
     },
   ) {
     this.siteAccess = new SiteAccess(deps);
@@ -82,7 +94,12 @@ export class PublishedSiteService {
   }
 
   /** A page of the site at `segments` (after the site), or its styled 404. */
-  async page(open: OpenSite, segments: readonly string[], noindex: boolean): Promise<PageAnswer> {
+  async page(
+    open: OpenSite,
+    segments: readonly string[],
+    noindex: boolean,
+    log?: WarningLog,
+  ): Promise<PageAnswer> {
     const located = locateVariant(segments, open.variants);
     if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
     if (located.kind === 'redirect-to-root') {
@@ -102,9 +119,51 @@ export class PublishedSiteService {
     ].join('\u0000');
     const cached = this.rendered.get(key);
     if (cached !== undefined) return cached;
-    const answer = await answerAt(frame, located.pagePath, this.deps.apiBase);
+    const answer = await answerAt(
+      frame,
+      located.pagePath,
+      this.deps.apiBase,
+      this.bodies(frame, log),
+    );
     this.rendered.set(key, answer, sizeOf(answer));
     return answer;
+  }
+
+  /**
+   * Page bodies of a frame, rendered on a worker thread (page-body.ts). A body that takes longer
+   * than RENDER_BUDGET_MS, or whose thread fails, is the page's text with a notice, logged; a
+   * full queue is the 503 of load shedding (workers/pool.ts), never a long wait.
+   */
+  private bodies(frame: SiteFrame & { revisionId: string }, log?: WarningLog): BodyOf {
+    const { settings } = frame;
+    const budgetMs = this.deps.workers.config.renderBudgetMs;
+    return async (page: StoredPage, path: string) => {
+      const markdown = page.markdown ?? '';
+      try {
+        return await this.deps.workers.render.run(
+          'pageBody',
+          {
+            markdown,
+            title: page.title,
+            path,
+            pages: pageTableOf(frame.revisionId, frame.tree),
+            base: variantBase(frame.root, frame.variant),
+            newTab: settings.externalLinks.target === 'blank',
+            themes: settings.styling.codeTheme.default,
+            highlightMs: Math.min(PAGE_BUDGET_MS, budgetMs / 2),
+          },
+          budgetMs,
+        );
+      } catch (error) {
+        if (!(error instanceof TaskTimedOut || error instanceof TaskFailed)) throw error;
+        log?.warn(
+          { err: error, pageId: page.id, spaceId: frame.variant.spaceId, bytes: markdown.length },
+          'published page shown as its text: its body could not be rendered',
+        );
+        const t = stringsFor(settings.internationalization.locale);
+        return plainBody(markdown, error instanceof TaskTimedOut ? t.pageTooLarge : t.pageFailed);
+      }
+    };
   }
 
   /**
@@ -180,7 +239,12 @@ export class PublishedSiteService {
    * variant's settings and a draft override on top, saved nowhere. Addresses in it are absolute
    * (PUBLIC_URL), as the HTML is shown away from the site.
    */
-  async preview(organizationId: string, siteId: string, input: PreviewInput): Promise<string> {
+  async preview(
+    organizationId: string,
+    siteId: string,
+    input: PreviewInput,
+    log?: WarningLog,
+  ): Promise<string> {
     const site = await this.repo.siteByAddress(siteId);
     if (site === undefined || site.organization_id !== organizationId || site.id !== siteId) {
       throw notFound('site', siteId);
@@ -210,7 +274,7 @@ export class PublishedSiteService {
     // No stylesheet address serves unsaved settings: the theme goes inline.
     frame.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
     const pagePath = (input.pagePath ?? '').replace(/^\/+|\/+$/g, '');
-    const answer = await answerAt(frame, pagePath, this.deps.apiBase);
+    const answer = await answerAt(frame, pagePath, this.deps.apiBase, this.bodies(frame, log));
     if (answer.kind !== 'html' || answer.status === 404) {
       throw badRequest(
         `body.pagePath: no document page at ${JSON.stringify(input.pagePath)} in this site-space`,

@@ -34,6 +34,8 @@ const EN = {
   moreActions: 'More page actions',
   pageActions: 'Page actions',
   socialAccounts: 'Social accounts',
+  pageTooLarge: 'This page is too large to show formatted in time: here is its text as written.',
+  pageFailed: 'This page could not be shown formatted: here is its text as written.',
 } as const;
 
 export type StringKey = keyof typeof EN;
@@ -70,6 +72,9 @@ const FR: Strings = {
   moreActions: 'Autres actions sur la page',
   pageActions: 'Actions sur la page',
   socialAccounts: 'Réseaux sociaux',
+  pageTooLarge:
+    'Cette page est trop longue pour être mise en forme à temps : voici son texte tel qu’il est écrit.',
+  pageFailed: 'Cette page n’a pas pu être mise en forme : voici son texte tel qu’il est écrit.',
 };
 
 const DE: Strings = {
@@ -103,6 +108,10 @@ const DE: Strings = {
   moreActions: 'Weitere Seitenaktionen',
   pageActions: 'Seitenaktionen',
   socialAccounts: 'Soziale Netzwerke',
+  pageTooLarge:
+    'Diese Seite ist zu groß, um rechtzeitig formatiert zu werden: Hier ist ihr Text, wie er geschrieben wurde.',
+  pageFailed:
+    'Diese Seite konnte nicht formatiert werden: Hier ist ihr Text, wie er geschrieben wurde.',
 };
 
 const TRANSLATIONS: Readonly<Record<string, Partial<Strings>>> = { en: EN, fr: FR, de: DE };

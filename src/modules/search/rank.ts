@@ -1,7 +1,7 @@
 import type { Section } from './sections.js';
 import type { Field, IndexedPage, SpaceIndex } from './space-index.js';
 import { wordsMatching } from './space-index.js';
-import { findWord, foldWithOffsets, type Query } from './text.js';
+import { firstMatch, type Query } from './text.js';
 
 /**
  * Ranking (docs/search.md). A page matches when every term of the query occurs in it (title,
@@ -130,13 +130,7 @@ export function sectionHits({ page, terms }: PageHit, query: Query): SectionHit[
  */
 export function excerpt(text: string, query: Query): string {
   if (text.length <= EXCERPT_CHARS) return text;
-  const { folded, origin } = foldWithOffsets(text);
-  let at = -1;
-  query.terms.forEach((term, t) => {
-    const found = findWord(folded, term, query.prefixLast && t === query.terms.length - 1);
-    if (found !== -1 && (at === -1 || found < at)) at = found;
-  });
-  const matchAt = at === -1 ? 0 : origin === undefined ? at : (origin[at] ?? 0);
+  const matchAt = Math.max(0, firstMatch(text, query));
   let start = Math.max(0, matchAt - Math.floor(EXCERPT_CHARS / 4));
   if (start > 0) {
     const space = text.indexOf(' ', start);

@@ -1,74 +1,71 @@
-import MarkdownIt from 'markdown-it';
-import { headingId } from '../documents/model.js';
+import { type Block, type Inline, markdownToDocument } from '../documents/index.js';
 
 /**
  * A page body cut into the sections search answers with: the text before the first heading, then
- * one section per heading (any level) up to the next. A section's id is its heading's anchor,
- * the id the page document gives that heading (documents/from-markdown.ts: the slug of the
- * heading's text, `-2`, `-3`… for repeats), so `page#id` lands on it. As there, a first
- * heading-1 equal to the page's title is the title itself: no section, no anchor.
+ * one section per heading (any level, anywhere) up to the next. Read from the page's document
+ * (documents/: one parser, one model), so a section's id is its heading's anchor by construction
+ * (`page#id` lands on it), a first heading-1 equal to the page's title is the title itself (no
+ * section), and GitBook's template tags are markup, never words, while what they wrap is text.
  */
 export interface Section {
   /** The heading's anchor; '' for the text before the first heading. */
   anchor: string;
   /** The heading's text, plain; '' before the first heading. */
   title: string;
-  /** The section's text, plain: paragraphs, list items, table cells, code. */
+  /** The section's text, plain: paragraphs, list items, table cells, code, image descriptions. */
   text: string;
 }
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
-type Token = ReturnType<typeof md.parse>[number];
-
-/**
- * GitBook's template tags (`{% hint style="info" %}`, `{% endtabs %}`, `{% embed url="…" %}`)
- * wrap content, which is kept; the tags themselves are markup, not words a reader searches.
- */
-const TEMPLATE_TAG = /\{%-?[\s\S]*?-?%\}/g;
-
-/** The plain text of an inline token: its words, code and image descriptions. */
-function inlineText(token: Token): string {
-  let out = '';
-  for (const child of token.children ?? []) {
-    if (child.type === 'text' || child.type === 'code_inline') out += child.content;
-    else if (child.type === 'image') out += inlineText(child);
-    else if (child.type === 'softbreak' || child.type === 'hardbreak') out += ' ';
-  }
-  return out;
-}
-
 export function sectionsOf(markdown: string, pageTitle?: string): Section[] {
-  const tokens = md.parse(markdown.replace(TEMPLATE_TAG, ' '), {});
-  const first = tokens[0];
-  const titleHeading =
-    first?.type === 'heading_open' &&
-    first.tag === 'h1' &&
-    tokens[1] !== undefined &&
-    inlineText(tokens[1]).trim() === pageTitle?.trim();
+  const doc = markdownToDocument(markdown, pageTitle === undefined ? {} : { title: pageTitle });
   const sections: Section[] = [];
-  let current: Section = { anchor: '', title: '', text: '' };
-  const taken = new Map<string, number>();
+  let anchor = '';
+  let title = '';
+  let parts: string[] = [];
+  const end = () => {
+    const text = parts.join(' ');
+    if (anchor !== '' || text !== '') sections.push({ anchor, title, text });
+  };
   const append = (text: string) => {
     const trimmed = text.trim();
-    if (trimmed !== '') current.text = current.text === '' ? trimmed : `${current.text} ${trimmed}`;
+    if (trimmed !== '') parts.push(trimmed);
   };
-  for (let i = titleHeading ? 3 : 0; i < tokens.length; i++) {
-    const token = tokens[i] as Token;
-    if (token.type === 'heading_open') {
-      const inline = tokens[i + 1];
-      const title = inline === undefined ? '' : inlineText(inline).trim();
-      const base = headingId(title);
-      const seen = taken.get(base) ?? 0;
-      taken.set(base, seen + 1);
-      if (current.anchor !== '' || current.text !== '') sections.push(current);
-      current = { anchor: seen === 0 ? base : `${base}-${seen + 1}`, title, text: '' };
-      i += 2; // the inline token and heading_close
-    } else if (token.type === 'inline') {
-      append(inlineText(token));
-    } else if (token.type === 'fence' || token.type === 'code_block') {
-      append(token.content);
+  // Iterative, in reading order: documents nest deeply.
+  const stack: Block[] = [...doc.nodes].reverse();
+  for (let block = stack.pop(); block !== undefined; block = stack.pop()) {
+    if (/^heading-\d$/.test(block.type)) {
+      end();
+      anchor = block.meta?.id ?? '';
+      title = inlineText(block.nodes).trim();
+      parts = [];
+      continue;
+    }
+    if (block.type === 'table') append(columnTitles(block));
+    if (block.type === 'image') append(String(block.data.alt ?? ''));
+    const children = (block.nodes ?? []).filter((node): node is Block => node.object === 'block');
+    if (children.length === 0 && block.nodes !== undefined) append(inlineText(block.nodes));
+    const inner = [...children, ...(block.fragments ?? []).flatMap((fragment) => fragment.nodes)];
+    for (let i = inner.length - 1; i >= 0; i--) stack.push(inner[i] as Block);
+  }
+  end();
+  return sections;
+}
+
+/** The words of inline content: text, link text, image descriptions. */
+function inlineText(nodes: readonly (Block | Inline)[] | undefined): string {
+  let out = '';
+  for (const node of nodes ?? []) {
+    if (node.object === 'text') for (const leaf of node.leaves) out += leaf.text;
+    else if (node.object === 'inline') {
+      out += node.type === 'link' ? inlineText(node.nodes) : (node.data.alt ?? '');
     }
   }
-  if (current.anchor !== '' || current.text !== '') sections.push(current);
-  return sections;
+  return out.replaceAll('\n', ' ');
+}
+
+function columnTitles(table: Block): string {
+  const definition = (table.data.definition ?? {}) as Record<string, { title?: string }>;
+  return Object.values(definition)
+    .map((column) => column.title ?? '')
+    .join(' ');
 }

@@ -1,11 +1,10 @@
-import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import type { Urls } from '../../urls.js';
+import type { Workers } from '../../workers/index.js';
 import type { ContentService } from '../content/service.js';
 import type { PublishedVariant } from '../published/repository.js';
 import type { SitesService } from '../sites/service.js';
-import { byRank, type PageHit, searchIndex, sectionHits } from './rank.js';
 import type {
   SearchPageResult,
   SearchResults,
@@ -13,25 +12,33 @@ import type {
   SearchSpaceResult,
 } from './schemas.js';
 import { variantsInScope } from './scope.js';
-import { buildIndex, type SpaceIndex } from './space-index.js';
-import { parseQuery, type Query } from './text.js';
+import type { FoundPage } from './search-thread.js';
+import { type IndexInput, readablePages } from './space-index.js';
+import { parseQuery } from './text.js';
 
-/** Indexes kept, by their estimated size: revisions never change, so an index never goes stale. */
-const INDEX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_RESULTS = 20;
 
 /** A page found, with the variant it was found in. */
 export interface VariantHit {
   variant: PublishedVariant;
-  hit: PageHit;
+  page: FoundPage;
 }
+
+/** Markdown sent to the search thread per batch: each hand-over is a short copy. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+/** A query waits this long for the search thread; building an index, longer. */
+const QUERY_MS = 10_000;
+const INDEX_MS = 120_000;
 
 /**
  * Full-text search of a site's published content (docs/search.md): `searchSiteContent` for API
- * clients and GitBook's renderer, and the search box of Livery's own published site.
+ * clients and GitBook's renderer, and the search box of Livery's own published site. The indexes
+ * and the ranking live on the search thread (search-thread.ts); this side says which spaces,
+ * sends a space's pages when the thread has no index of them, and shapes the answer.
  */
 export class SearchService {
-  private readonly indexes = new BoundedCache<SpaceIndex>(INDEX_BYTES);
+  /** Indexes being sent to the search thread, by key: concurrent queries wait for one. */
+  private readonly sending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: {
@@ -39,6 +46,7 @@ export class SearchService {
       content: ContentService;
       variantsOf: (siteId: string) => Promise<readonly PublishedVariant[]>;
       urls: Urls;
+      workers: Workers;
     },
   ) {}
 
@@ -55,87 +63,125 @@ export class SearchService {
     const offset = decodeOffset(list.page);
     const limit = list.limit ?? DEFAULT_RESULTS;
     const variants = variantsInScope(await this.deps.variantsOf(site.id), body);
-    const { query, hits } = await this.search(variants, body.query);
-    const shown = hits.slice(offset, offset + limit);
-    const results: SearchResults = {
-      items: this.grouped(shown, offset, query),
-      count: hits.length,
-    };
-    if (offset + limit < hits.length) results.next = { page: encodeOffset(offset + limit) };
+    const { count, hits } = await this.search(variants, body.query, offset, limit);
+    const results: SearchResults = { items: this.grouped(hits, offset), count };
+    if (offset + limit < count) results.next = { page: encodeOffset(offset + limit) };
     return results;
   }
 
-  /** The pages of `variants` matching `text`, ranked across variants (a space searched once). */
+  /**
+   * The pages of `variants` matching `text`, ranked across variants (a space shown by two
+   * variants is searched once), `limit` of them from `offset`, and how many there are.
+   */
   async search(
     variants: readonly PublishedVariant[],
     text: string,
-  ): Promise<{ query: Query; hits: VariantHit[] }> {
-    const query = parseQuery(text);
-    if (query.terms.length === 0) return { query, hits: [] };
-    const seen = new Set<string>();
-    const found: (VariantHit & { position: number })[] = [];
-    for (const [position, variant] of variants.entries()) {
-      if (seen.has(variant.spaceId)) continue;
-      seen.add(variant.spaceId);
-      const index = await this.indexOf(variant.spaceId);
-      for (const hit of searchIndex(index, query)) found.push({ variant, hit, position });
+    offset = 0,
+    limit = DEFAULT_RESULTS,
+  ): Promise<{ count: number; hits: VariantHit[] }> {
+    if (parseQuery(text).terms.length === 0) return { count: 0, hits: [] };
+    const searched: PublishedVariant[] = [];
+    for (const variant of variants) {
+      if (!searched.some((v) => v.spaceId === variant.spaceId)) searched.push(variant);
     }
-    found.sort((a, b) => byRank(a.hit, b.hit) || a.position - b.position);
-    return { query, hits: found.map(({ variant, hit }) => ({ variant, hit })) };
+    const revisions = await Promise.all(
+      searched.map((v) => this.deps.content.revisionFor(v.spaceId, { kind: 'space' })),
+    );
+    const keys = revisions.map((revision) => `${revision.spaceId}\u0000${revision.id}`);
+    // A thread that restarted between sending and asking lacks the index again: send it again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await this.deps.workers.search.run(
+        'find',
+        { keys, text, offset, limit },
+        QUERY_MS,
+      );
+      if ('pages' in answer) {
+        const hits = answer.pages.map((page) => ({
+          variant: searched[page.space] as PublishedVariant,
+          page,
+        }));
+        return { count: answer.count, hits };
+      }
+      await Promise.all(
+        answer.missing.map((key) => {
+          const revision = revisions[keys.indexOf(key)];
+          return revision === undefined ? undefined : this.send(key, readablePages(revision.pages));
+        }),
+      );
+    }
+    throw new AppError(503, 'The search is restarting; please try again in a few seconds', {
+      'retry-after': '5',
+    });
   }
 
-  /** The index of the space's current revision, built on first use. */
-  private async indexOf(spaceId: string): Promise<SpaceIndex> {
-    const revision = await this.deps.content.revisionFor(spaceId, { kind: 'space' });
-    const key = `${spaceId}\u0000${revision.id}`;
-    const cached = this.indexes.get(key);
-    if (cached !== undefined) return cached;
-    const index = buildIndex(revision.pages);
-    this.indexes.set(key, index, index.bytes);
-    return index;
+  /** A space's pages to the search thread, in batches (one send per key at a time). */
+  private send(key: string, pages: IndexInput[]): Promise<void> {
+    let sending = this.sending.get(key);
+    if (sending === undefined) {
+      sending = this.sendBatches(key, pages).finally(() => this.sending.delete(key));
+      this.sending.set(key, sending);
+    }
+    return sending;
+  }
+
+  private async sendBatches(key: string, pages: IndexInput[]): Promise<void> {
+    const batches: IndexInput[][] = [[]];
+    let size = 0;
+    for (const page of pages) {
+      if (size > BATCH_CHARS) {
+        batches.push([]);
+        size = 0;
+      }
+      (batches.at(-1) as IndexInput[]).push(page);
+      size += page.markdown.length;
+    }
+    for (const [batch, batchPages] of batches.entries()) {
+      const input = { key, batch, batches: batches.length, pages: batchPages };
+      // False: the thread restarted meanwhile; the next query finds the index missing again.
+      if (!(await this.deps.workers.search.run('addPages', input, INDEX_MS))) return;
+    }
   }
 
   /** One page of results as GitBook's list: grouped by space in rank order, ranks kept. */
-  private grouped(hits: readonly VariantHit[], offset: number, query: Query): SearchSpaceResult[] {
+  private grouped(hits: readonly VariantHit[], offset: number): SearchSpaceResult[] {
     const spaces = new Map<string, SearchSpaceResult>();
-    hits.forEach(({ variant, hit }, i) => {
+    hits.forEach(({ variant, page }, i) => {
       let space = spaces.get(variant.spaceId);
       if (space === undefined) {
         space = {
           type: 'space',
           id: variant.spaceId,
           title: variant.spaceTitle,
-          score: hit.score,
+          score: page.score,
           pages: [],
         };
         spaces.set(variant.spaceId, space);
       }
-      space.pages.push(this.pageResult(variant.spaceId, hit, offset + i + 1, query));
+      space.pages.push(this.pageResult(variant.spaceId, page, offset + i + 1));
     });
     return [...spaces.values()];
   }
 
-  private pageResult(spaceId: string, hit: PageHit, rank: number, query: Query): SearchPageResult {
-    const { page } = hit;
+  private pageResult(spaceId: string, page: FoundPage, rank: number): SearchPageResult {
     const app = `${this.deps.urls.space(spaceId)}/content/page/${page.id}`;
     return {
       id: page.id,
       title: page.title,
       description: page.description,
       path: page.path,
-      score: hit.score,
+      score: page.score,
       rank,
-      resultType: hit.onPageFields ? 'page' : 'section',
-      sections: sectionHits(hit, query).map(({ section, score, body }) => {
-        const anchor = section.anchor === '' ? '' : `#${section.anchor}`;
+      resultType: page.onPageFields ? 'page' : 'section',
+      sections: page.sections.map(({ anchor, title, score, body }) => {
+        const hash = anchor === '' ? '' : `#${anchor}`;
         return {
-          id: section.anchor === '' ? page.id : section.anchor,
-          title: section.title,
-          path: `${page.path}${anchor}`,
+          id: anchor === '' ? page.id : anchor,
+          title,
+          path: `${page.path}${hash}`,
           score,
           resultType: score > 0 ? 'section' : 'page',
           body,
-          urls: { app: `${app}${anchor}` },
+          urls: { app: `${app}${hash}` },
         };
       }),
       ancestors: page.ancestors.map((title) => ({ title })),

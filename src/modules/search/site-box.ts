@@ -1,7 +1,6 @@
 import { pageHref } from '../published/navigation.js';
 import { variantBase } from '../published/page-builder.js';
 import type { PublishedVariant } from '../published/repository.js';
-import { sectionHits } from './rank.js';
 import type { SearchService } from './service.js';
 
 /**
@@ -25,16 +24,15 @@ export async function searchBox(
   site: { root: string; variant: PublishedVariant },
   text: string,
 ): Promise<{ results: BoxResult[] }> {
-  const { query, hits } = await search.search([site.variant], text);
+  const { hits } = await search.search([site.variant], text, 0, BOX_RESULTS);
   const base = variantBase(site.root, site.variant);
-  const results = hits.slice(0, BOX_RESULTS).map(({ hit }): BoxResult => {
-    const href = pageHref(base, hit.page.path);
-    const result: BoxResult = { title: hit.page.title, href, ancestors: hit.page.ancestors };
-    const best = sectionHits(hit, query)[0];
-    if (best !== undefined && (best.section.title !== '' || best.body !== '')) {
-      const anchor =
-        best.section.anchor === '' ? '' : `#${encodeURIComponent(best.section.anchor)}`;
-      result.section = { title: best.section.title, body: best.body, href: `${href}${anchor}` };
+  const results = hits.map(({ page }): BoxResult => {
+    const href = pageHref(base, page.path);
+    const result: BoxResult = { title: page.title, href, ancestors: page.ancestors };
+    const best = page.sections[0];
+    if (best !== undefined && (best.title !== '' || best.body !== '')) {
+      const anchor = best.anchor === '' ? '' : `#${encodeURIComponent(best.anchor)}`;
+      result.section = { title: best.title, body: best.body, href: `${href}${anchor}` };
     }
     return result;
   });

@@ -5,7 +5,8 @@ import { tokenize } from './text.js';
 /**
  * The search index of one revision of a space: its readable pages (documents not hidden, nor
  * below a hidden page), cut into sections, and an inverted index from each word to where it
- * occurs. Built once per revision (revisions never change) and kept by the service.
+ * occurs. Built once per revision (revisions never change) on the search thread and kept there
+ * (search-thread.ts).
  */
 
 export interface IndexedPage {
@@ -38,8 +39,22 @@ export interface SpaceIndex {
   bytes: number;
 }
 
-export function buildIndex(tree: Tree): SpaceIndex {
-  const pages: IndexedPage[] = [];
+/** A page to index: what the index keeps of it, and its body. */
+export interface IndexInput {
+  id: string;
+  title: string;
+  description: string;
+  path: string;
+  ancestors: string[];
+  markdown: string;
+}
+
+/**
+ * The pages of a revision a reader can reach, in reading order: documents not hidden nor below a
+ * hidden page. Made on the request thread (a walk of the tree), indexed on the search thread.
+ */
+export function readablePages(tree: Tree): IndexInput[] {
+  const pages: IndexInput[] = [];
   const visit = (level: Tree, parentPath: string, ancestors: string[]) => {
     for (const page of level) {
       if (page.hidden === true || page.type === 'link') continue;
@@ -51,13 +66,21 @@ export function buildIndex(tree: Tree): SpaceIndex {
           description: page.description ?? '',
           path,
           ancestors,
-          sections: sectionsOf(page.markdown ?? '', page.title),
+          markdown: page.markdown ?? '',
         });
       }
       visit(page.pages, path, [...ancestors, page.title]);
     }
   };
   visit(tree, '', []);
+  return pages;
+}
+
+export function buildIndex(input: readonly IndexInput[]): SpaceIndex {
+  const pages: IndexedPage[] = input.map(({ markdown, ...page }) => ({
+    ...page,
+    sections: sectionsOf(markdown, page.title),
+  }));
 
   const postings = new Map<string, Posting[]>();
   let bytes = 0;

@@ -70,22 +70,51 @@ export function parseQuery(text: string): Query {
 }
 
 /**
- * A text folded with, for each character of the folded form, the index of the character it
- * came from in the original: a match found in the folded text maps back to the original.
+ * Where in `text` the first word a term of `query` matches begins, or -1. The text is folded in
+ * one pass to find the match; only then is the match traced back to the original text, chunk by
+ * chunk and, in its chunk, character by character. (Folding every character of a long section to
+ * keep the offsets of all of them took seconds a query on long non-ASCII pages.) Folding
+ * commutes with cutting a text between two code points, so the folded lengths of the chunks
+ * add up to the folded text (test/search-logic.test.ts checks it as a property).
  */
-export function foldWithOffsets(text: string): { folded: string; origin: number[] | undefined } {
-  // ASCII folds character for character: the offsets are the identity (`origin` undefined).
-  if (ASCII.test(text)) return { folded: text.toLowerCase(), origin: undefined };
-  let folded = '';
-  const origin: number[] = [];
-  let index = 0;
-  for (const char of text) {
-    const f = foldChar(char);
-    folded += f;
-    for (let i = 0; i < f.length; i++) origin.push(index);
-    index += char.length;
+export function firstMatch(text: string, query: Query): number {
+  const ascii = ASCII.test(text);
+  const folded = ascii ? text.toLowerCase() : fold(text);
+  let at = -1;
+  query.terms.forEach((term, t) => {
+    const found = findWord(folded, term, query.prefixLast && t === query.terms.length - 1);
+    if (found !== -1 && (at === -1 || found < at)) at = found;
+  });
+  return at === -1 || ascii ? at : originOf(text, at);
+}
+
+/** Original characters folded a chunk at a time when tracing a match back (a few µs a chunk). */
+const CHUNK = 2048;
+
+/** The index in `text` of the character whose folded form holds `foldedAt`. */
+export function originOf(text: string, foldedAt: number): number {
+  let start = 0;
+  let foldedStart = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + CHUNK);
+    const code = text.charCodeAt(end);
+    if (code >= 0xdc00 && code <= 0xdfff) end++; // never between the halves of a pair
+    const chunk = text.slice(start, end);
+    const length = fold(chunk).length;
+    if (foldedStart + length > foldedAt) {
+      let index = start;
+      let position = foldedStart;
+      for (const char of chunk) {
+        position += foldChar(char).length;
+        if (position > foldedAt) return index;
+        index += char.length;
+      }
+      return index;
+    }
+    foldedStart += length;
+    start = end;
   }
-  return { folded, origin };
+  return text.length;
 }
 
 /** Whether the folded text has `term` at the start of a word (a whole word unless `prefix`). */

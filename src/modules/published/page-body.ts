@@ -1,0 +1,56 @@
+import { type PageTable, readPageTable } from '../content/page-table.js';
+import { codeBlocksOf, documentToHtml, markdownToDocument, pageLinks } from '../documents/index.js';
+import { type CodeThemes, pageHighlighter } from './code-highlight.js';
+import { escapeHtml as e } from './markdown.js';
+import { pageHref } from './navigation.js';
+
+/**
+ * A page's body as the published site's HTML, on a worker thread (workers/render-tasks.ts): the
+ * stored Markdown parsed into GitBook's document (links to other pages of the revision as
+ * references), its code highlighted within the page's budget, and the document rendered with
+ * the site's addresses for those references. Everything it needs travels in the input.
+ */
+export interface PageBodyInput {
+  markdown: string;
+  title: string;
+  /** The page's path in the revision: relative links are read from its folder. */
+  path: string;
+  pages: PageTable;
+  /** The variant's address on the site (`/s/acme/de/`): pages' addresses are below it. */
+  base: string;
+  /** External links open in a new tab (`externalLinks.target: blank`). */
+  newTab: boolean;
+  themes: CodeThemes;
+  /** Time highlighting may take (grammars loaded included). */
+  highlightMs: number;
+}
+
+export async function renderPageBody(input: PageBodyInput): Promise<string> {
+  const table = readPageTable(input.pages);
+  const links = pageLinks(table.paths, input.path);
+  const doc = markdownToDocument(input.markdown, { title: input.title, ...links });
+  const highlight = await pageHighlighter(
+    codeBlocksOf(doc),
+    input.themes,
+    undefined,
+    input.highlightMs,
+  );
+  return documentToHtml(doc, {
+    highlight,
+    newTab: input.newTab,
+    pageHref: (id) => {
+      const row = table.byId.get(id);
+      return row === undefined || row[3] === 'link' ? undefined : pageHref(input.base, row[1]);
+    },
+    pageTitle: (id) => table.byId.get(id)?.[2],
+  });
+}
+
+/**
+ * The body of a page that could not be rendered within its budget, or whose thread failed (a page
+ * far past the content limits, stored before they were enforced): a notice, then the page's text
+ * as written. Linear and cheap: it runs on the request thread.
+ */
+export function plainBody(markdown: string, notice: string): string {
+  return `<div class="hint hint-warning" role="note">\n<p>${e(notice)}</p>\n</div>\n<pre class="page-text"><code>${e(markdown)}</code></pre>\n`;
+}
