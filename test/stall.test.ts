@@ -9,8 +9,10 @@ import { byTitle, newSpace, publishChanges } from './helpers/insights.js';
  * request thread goes on turning. For each, the longest the event loop went without turning
  * while the request was answered, against the time the request took: the page's work (parsing,
  * highlighting, rendering, searching) runs on worker threads, so the loop's longest stall is a
- * small part of the request; done on the request thread, it was nearly all of it. A ratio of two
- * measures of the same request, not a time limit. On the run's backend.
+ * small part of the request (under 10% here); done on the request thread, it was nearly all of
+ * it, and for the page of 241 languages (grammars loaded and compiled between highlighted
+ * chunks) a third. A ratio of two measures of the same request, not a time limit. On the run's
+ * backend.
  */
 let t: TestContext;
 let site: string;
@@ -19,8 +21,8 @@ const pages: Record<string, string> = {};
 
 /** What each hostile page holds (the sizes the issue measured). */
 const HOSTILE: Record<string, string> = {
-  // A 32 KB paragraph of emphasis: 9–12 s of blocked server on its first view.
-  Emphasis: '*a* '.repeat(8000),
+  // A 480 KB paragraph of emphasis: unresponsive for over two minutes (16 KB: 9–12 s).
+  Emphasis: '*a* '.repeat(120_000),
   // One block in each of Shiki's 241 languages: 3.5–7.3 s to render.
   Languages: bundledLanguagesInfo
     .map((l) => `\`\`\`${l.id}\nx = 1 // ${l.id}\n\`\`\`\n`)
@@ -87,7 +89,7 @@ async function measured<T>(request: () => Promise<T>) {
 
 function assertNotStalled(what: string, m: { took: number; longest: number }) {
   assert.ok(
-    m.longest < m.took / 2,
+    m.longest < m.took / 4,
     `${what}: the event loop stood still ${m.longest.toFixed(0)} ms of the request's ${m.took.toFixed(0)} ms`,
   );
 }

@@ -3,6 +3,7 @@
 export type TaskModule = Record<string, (input: any) => unknown>;
 
 import type { MessagePort } from 'node:worker_threads';
+import { move } from 'piscina';
 
 /** What the pool posts to a thread: which task, its input, and where to say it started. */
 export interface TaskMessage {
@@ -23,6 +24,16 @@ export function dispatcher(tasks: TaskModule) {
     if (run === undefined) throw new Error(`No task ${JSON.stringify(task)}`);
     started?.postMessage(0);
     started?.close();
-    return run(input);
+    const result = run(input);
+    return result instanceof Promise ? result.then(moved) : moved(result);
   };
+}
+
+/**
+ * Bytes are moved back, not copied: a large answer (a page's document, tens of MB) would
+ * otherwise be copied on the request thread as it arrives. Only bytes with a buffer of their
+ * own (TextEncoder's): moving a view of Node's shared buffer pool would take the pool away.
+ */
+function moved(result: unknown): unknown {
+  return result instanceof Uint8Array && !Buffer.isBuffer(result) ? move(result) : result;
 }

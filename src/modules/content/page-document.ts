@@ -2,11 +2,11 @@ import { blockCount, markdownToDocument, pageLinks, withKeys } from '../document
 import { type PageTable, readPageTable } from './page-table.js';
 
 /**
- * A document page's body as GitBook's document, in JSON text, on a worker thread
+ * A document page's body as GitBook's document, as JSON in UTF-8 bytes, on a worker thread
  * (workers/render-tasks.ts): its first heading-1 equal to its title left out, links to other
- * pages of the revision as references to their ids, every node keyed as GitBook's are. Text,
- * because the request thread only sends it: a large document's objects would cost more to hand
- * over than to make.
+ * pages of the revision as references to their ids, every node keyed as GitBook's are. Bytes,
+ * because the request thread only sends them: they are moved to it without a copy (task.ts),
+ * where a large document's objects, or even its text, would cost it a copy.
  */
 export interface PageDocumentInput {
   markdown: string;
@@ -15,11 +15,10 @@ export interface PageDocumentInput {
   pages: PageTable;
 }
 
-export function pageDocumentJson(input: PageDocumentInput): string {
+export function pageDocumentJson(input: PageDocumentInput): Uint8Array {
   const links = pageLinks(readPageTable(input.pages).paths, input.path);
-  return JSON.stringify(
-    withKeys(markdownToDocument(input.markdown, { title: input.title, ...links })),
-  );
+  const doc = withKeys(markdownToDocument(input.markdown, { title: input.title, ...links }));
+  return new TextEncoder().encode(JSON.stringify(doc));
 }
 
 /** What write-time limits look at in pages' Markdown (content/limits.ts): their blocks. */

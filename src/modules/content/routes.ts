@@ -172,7 +172,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           pageId,
           request.query.format,
         );
-        return typeof page === 'string' ? sendJsonText(reply, page) : page;
+        return Buffer.isBuffer(page) ? sendJsonText(reply, page) : page;
       },
     );
 
@@ -220,7 +220,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           path,
           request.query.format,
         );
-        return typeof page === 'string' ? sendJsonText(reply, page) : page;
+        return Buffer.isBuffer(page) ? sendJsonText(reply, page) : page;
       },
     );
   }

@@ -53,7 +53,7 @@ const DOCUMENT_BYTES = 32 * 1024 * 1024;
 /** Reads of a space's content (docs/content.md): revisions, page trees, pages by id and path. */
 export class ContentService {
   private readonly rendered = new BoundedCache<string>(RENDERED_BYTES);
-  private readonly documents = new BoundedCache<string>(DOCUMENT_BYTES);
+  private readonly documents = new BoundedCache<Buffer>(DOCUMENT_BYTES);
 
   constructor(
     private readonly repo: ContentRepository,
@@ -91,8 +91,8 @@ export class ContentService {
     return this.pageAnswer(spaceId, revision, found.page, found.path, format);
   }
 
-  /** A document page's body as GitBook's JSONDocument, in JSON text; groups and links have none (404). */
-  async pageDocument(spaceId: string, source: ContentSource, pageId: string): Promise<string> {
+  /** A document page's body as GitBook's JSONDocument, as JSON bytes; groups and links have none (404). */
+  async pageDocument(spaceId: string, source: ContentSource, pageId: string): Promise<Buffer> {
     const revision = await this.revisionFor(spaceId, source);
     const found = findById(revision.pages, pageId);
     if (found === undefined) throw notFound('page', pageId);
@@ -121,11 +121,12 @@ export class ContentService {
     page: StoredPage,
     path: string,
     format: Format,
-  ): Promise<PresentedPage | string> {
+  ): Promise<PresentedPage | Buffer> {
     const presented = this.presentPage(spaceId, page, parentPathOf(path), format);
     if (format !== 'document' || page.type !== 'document') return presented;
     const document = await this.documentJson(revision, page, path);
-    return `${JSON.stringify(presented).slice(0, -1)},"document":${document}}`;
+    const head = `${JSON.stringify(presented).slice(0, -1)},"document":`;
+    return Buffer.concat([Buffer.from(head), document, Buffer.from('}')]);
   }
 
   /**
@@ -134,22 +135,24 @@ export class ContentService {
    * page's budget, so that GitBook's renderer and Livery's site show the same), or should its
    * thread fail, the answer is the page's plain text with a notice, never an error.
    */
-  private async documentJson(revision: Revision, page: StoredPage, path: string) {
+  private async documentJson(revision: Revision, page: StoredPage, path: string): Promise<Buffer> {
     const key = `${revision.id}\u0000${page.id}`;
     const kept = this.documents.get(key);
     if (kept !== undefined) return kept;
     const markdown = page.markdown ?? '';
-    let json: string;
+    let bytes: Uint8Array;
     try {
-      json = await this.workers.render.run(
+      bytes = await this.workers.render.run(
         'pageDocument',
         { markdown, title: page.title, path, pages: pageTableOf(revision.id, revision.pages) },
         this.workers.config.renderBudgetMs,
       );
     } catch (error) {
       if (!(error instanceof TaskTimedOut || error instanceof TaskFailed)) throw error;
-      return noticeDocumentJson(markdown, error instanceof TaskTimedOut ? 'time' : 'failure');
+      const why = error instanceof TaskTimedOut ? 'time' : 'failure';
+      return Buffer.from(noticeDocumentJson(markdown, why));
     }
+    const json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.documents.set(key, json, json.length);
     return json;
   }
