@@ -21,6 +21,20 @@ export function headerOrigin(url: string): string | undefined {
   return `${parsed.protocol}//${parsed.hostname}${parsed.port === '' ? '' : `:${parsed.port}`}`;
 }
 
+/**
+ * An absolute http(s) URL for a header (`Location`) or a redirect: parsed, and written again by
+ * the parser, which percent-encodes whatever a header cannot carry and drops tabs and line
+ * breaks; undefined for anything that is not one (another scheme, or no URL at all).
+ */
+export function headerUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** CSP's host-part (letters, digits, hyphens; dot-separated), as the parser writes it: lowercase. */
 const CSP_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 

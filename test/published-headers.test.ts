@@ -165,3 +165,42 @@ describe('font origins in the CSP: ignored when already stored', () => {
     }
   });
 });
+
+describe('the visitor-authentication fallback URL in Location: written from its parts', () => {
+  test('a stored URL a header cannot carry is re-encoded; one that is not http(s), not used', async () => {
+    const closed = await publishedSite(t, 'closed', { visibility: 'visitor-auth' });
+    const auth = { backend: 'custom', fallbackURL: 'https://sso.acme.test/login' };
+    expectStatus(
+      await t.request({ method: 'PATCH', url: `${closed.base}/publishing/auth`, payload: auth }),
+      200,
+    );
+    const cases: [string, string | undefined][] = [
+      ['https://sso.acme.test/login', 'https://sso.acme.test/login'],
+      ['https://sso.acme.test/sign in/中文', 'https://sso.acme.test/sign%20in/%E4%B8%AD%E6%96%87'],
+      ['https://sso.acme.test/a\r\nSet-Cookie: a=b', 'https://sso.acme.test/aSet-Cookie:%20a=b'],
+      ['javascript:alert(1)', undefined],
+      ['not a URL', undefined],
+    ];
+    for (const [stored, location] of cases) {
+      await sql`update site_publishing_auth set fallback_url = ${stored}
+        where site_id = ${closed.siteId}`.execute(t.db);
+      const page = await visit(t, '/s/closed/');
+      if (location === undefined) {
+        assert.equal(page.statusCode, 401, `${stored}: the sign-in page`);
+      } else {
+        assert.equal(page.statusCode, 302, `${stored}: ${page.body.slice(0, 200)}`);
+        assert.equal(page.headers.location, location);
+      }
+      const lookup = await t.request({
+        method: 'POST',
+        url: '/v1/urls/published',
+        payload: { url: `${t.config.publicUrl}closed/x` },
+      });
+      if (location === undefined) {
+        expectError(lookup, 401);
+      } else {
+        assert.equal(expectStatus(lookup, 200).redirect, `${location}?location=x`);
+      }
+    }
+  });
+});
