@@ -52,7 +52,14 @@ export function installSiteTokenAnswers(app: FastifyInstance): void {
         done(new AppError(500, `${operationId}: the answer to a site token is not JSON text`));
       } else {
         const path = request.url.split('?', 1)[0];
-        done(null, publicText(`${operationId} ${path}`, payload, answer));
+        let text: string;
+        try {
+          text = publicText(`${operationId} ${path}`, payload, answer);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        done(null, text);
       }
     };
     route.onSend = [...asArray(route.onSend), onSend] as never;
