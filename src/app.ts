@@ -17,6 +17,7 @@ import { installNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
 import { requestIdFrom } from './http/request-id.js';
+import { installSiteTokenAnswers } from './http/site-token-answers.js';
 import { installValidators } from './http/validation.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -309,6 +310,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         { tokens: services.siteTokens, gate: services.siteTokenGate },
         { sessions: services.studioSessions, csrfProtection },
       );
+      installSiteTokenAnswers(v1);
       installRateLimit(v1, config.rateLimitPerMinute);
       installIdempotency(v1, { db: deps.db });
       v1.addHook('onRoute', (route) => {

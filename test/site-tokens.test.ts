@@ -279,6 +279,43 @@ describe('site tokens: forged, altered, expired, revoked', () => {
     }
   });
 
+  test('parsed strictly: anything but the three segments as minted → 401', async () => {
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    // The signature's last character carries 4 bits and 2 unused ones: setting an unused bit
+    // spells the same bytes differently, which lenient decoders accept.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.slice(-1));
+    const respelled = `${signature.slice(0, -1)}${alphabet[last ^ 1]}`;
+    assert.deepEqual(Buffer.from(respelled, 'base64url'), Buffer.from(signature, 'base64url'));
+    for (const bad of [
+      `${token}=`,
+      `${token}==`,
+      `${token} `,
+      `${token}\t`,
+      `${token} x`,
+      `${token}.`,
+      `${token}.${signature}`,
+      `${header}=.${payload}.${signature}`,
+      `${header}.${payload}=.${signature}`,
+      `${header}..${payload}.${signature}`,
+      `${header}.${payload}.${respelled}`,
+      `${header}.${payload}.${signature}%3D`,
+    ]) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: url(),
+        headers: { authorization: `Bearer ${bad}` },
+      });
+      assert.equal(
+        response.statusCode,
+        401,
+        `${JSON.stringify(bad)}: ${response.body.slice(0, 200)}`,
+      );
+      expectError(response, 401);
+    }
+    expectStatus(await as(token, 'GET', url()), 200);
+  });
+
   test('an expired token → 401; minted in the past by the same keys', async () => {
     const past = new SiteTokens(new SiteTokenKeys(t.db), () => Date.now() - 3 * 3600_000);
     const old = await past.mint({

@@ -32,8 +32,10 @@ declare module 'fastify' {
   }
 }
 
-// RFC 6750: the scheme is case-insensitive; the token is token68.
-export const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+// RFC 6750: the scheme is case-insensitive; the token is token68, and ends the header (HTTP
+// strips whitespace around a header's value before it gets here: whatever follows the token is
+// not part of a well-formed header).
+export const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 
 /**
  * Gives every route of the scope its row of the permission table, by operationId; a route

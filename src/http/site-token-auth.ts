@@ -20,9 +20,12 @@ export interface SiteTokenAuth {
   gate: SiteTokenGate;
 }
 
-/** A JWT (`header.payload.signature`, a JSON header): API tokens (`gb_…`) never look like one. */
-export const looksLikeSiteToken = (token: string) =>
-  token.startsWith('eyJ') && token.split('.').length === 3;
+/**
+ * Meant as a site token: a JWT's JSON header (`eyJ`) and a dot. API tokens (`gb_…`) never look
+ * like one. Whether it is one, exactly (three canonical segments, nothing more), is for
+ * SiteTokens.verify to say: anything else is its 401.
+ */
+export const looksLikeSiteToken = (token: string) => token.startsWith('eyJ') && token.includes('.');
 
 /**
  * A site token as the bearer: valid and unexpired (401 otherwise), for an operation the

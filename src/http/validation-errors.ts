@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { HEADER_ORIGIN_KEYWORD } from '../http-origin.js';
 
 /**
  * Turns the validator's errors into one sentence that names the offending JSON path and the rule,
@@ -62,6 +63,8 @@ function describe(error: ErrorObject, part: string, nullAllowed: boolean): strin
       return `${at} must be ${error.keyword === 'minimum' ? '>=' : '<='} ${String(params.limit)}${got(error.data)}`;
     case 'not':
       return `${at} is not allowed: ${hint(error).slice(2) || 'this field cannot be set here'}`;
+    case HEADER_ORIGIN_KEYWORD:
+      return `${at} must be an absolute http(s) URL whose host is a name or an IPv4 address (letters, digits, hyphens, dots): its origin goes into the page's Content-Security-Policy${got(error.data)}`;
     case 'discriminator':
       return `${at}.${String(params.tag)} must be one of ${discriminatorValues(error)}${got((error.data as Record<string, unknown>)?.[String(params.tag)])}`;
     default:

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { HEADER_ORIGIN_KEYWORD, headerOrigin } from '../http-origin.js';
 
 /**
  * Two validators, as Fastify's validation guide shows:
@@ -49,5 +50,13 @@ const isEmoji = (value: string) => EMOJI.test(value) || CODEPOINTS.test(value);
 function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
   ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
+  // A URL whose origin goes into a header must give one (http-origin.ts).
+  ajv.addKeyword({
+    keyword: HEADER_ORIGIN_KEYWORD,
+    type: 'string',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (wanted: boolean, url: string) => !wanted || headerOrigin(url) !== undefined,
+  });
   return ajv;
 }

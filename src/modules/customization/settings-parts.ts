@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { HEADER_ORIGIN_KEYWORD } from '../../http-origin.js';
 import { ContentRefSchema } from './content-ref.js';
 import { Enum, Leaf, nullable, withInputForm } from './schema-kit.js';
 import {
@@ -88,9 +89,15 @@ export const Favicon = Type.Object(
   },
 );
 
-// Fonts: one of GitBook's fonts by name, or a definition whose files the site loads.
+// Fonts: one of GitBook's fonts by name, or a definition whose files the site loads. A file's
+// origin goes into the page's Content-Security-Policy: its host must be one a CSP can name.
 const FontSource = Leaf({
-  url: urlOf('Absolute http(s) URL of the font file'),
+  url: Type.String({
+    ...urlOf(
+      'Absolute http(s) URL of the font file; its host a name or IPv4 address (letters, digits, hyphens, dots), as its origin goes into the Content-Security-Policy',
+    ),
+    [HEADER_ORIGIN_KEYWORD]: true,
+  }),
   format: Type.Optional(Enum(['woff2', 'woff'])),
 });
 const FontFace = Leaf({

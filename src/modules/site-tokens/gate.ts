@@ -3,6 +3,7 @@ import type { ContentService } from '../content/service.js';
 import type { PublishedRepository } from '../published/repository.js';
 import type { ShareLinksService } from '../share-links/service.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
+import { isPublishedRevision } from './public-view.js';
 import { type SiteTokenClaims, SiteTokenRefused } from './site-token.js';
 
 /** The ids a `/v1` request names, as its path parameters. */
@@ -16,8 +17,9 @@ export interface NamedResources {
 /**
  * What a site token may read (docs/renderer.md): its own site while it is published and still
  * open to whoever the token was minted for, and the spaces that site shows now, in their
- * published revisions. Checked on every request against the current state, so unpublishing,
- * closing the site, revoking the share link or regenerating the visitor key takes effect at once.
+ * published revisions (public-view.ts says which, and what of them a token reads). Checked on
+ * every request against the current state, so unpublishing, closing the site, revoking the share
+ * link or regenerating the visitor key takes effect at once.
  *
  * A token for something that no longer opens is a 401 (the renderer then looks the URL up again);
  * a resource the site does not show is a 404, as for any caller who may not know it exists.
@@ -57,11 +59,10 @@ export class SiteTokenGate {
         const revision = await content
           .revisionFor(named.spaceId, { kind: 'revision', revisionId: named.revisionId })
           .catch(() => undefined);
-        // Published revisions: the space's own line (its first, direct updates, merges), never
-        // a change request's edits.
-        const published =
-          revision !== undefined && (revision.type !== 'edits' || revision.parents.length === 0);
-        if (!published) throw notFound('revision', named.revisionId);
+        // Published revisions only (public-view.ts): never a change request's, of any type.
+        if (revision === undefined || !isPublishedRevision(revision)) {
+          throw notFound('revision', named.revisionId);
+        }
       }
     }
   }

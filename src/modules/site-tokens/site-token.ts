@@ -103,6 +103,8 @@ export class SiteTokens {
     const now = this.clock() / 1000;
     const hit = this.verified.get(token);
     if (hit !== undefined && hit.exp + CLOCK_TOLERANCE_SECONDS >= now) return hit;
+    // Kept tokens passed this check: the cache is keyed by the exact text.
+    if (!isCompactJwt(token)) throw new SiteTokenRefused('not valid');
     let payload: Record<string, unknown>;
     let kid: string | undefined;
     try {
@@ -142,6 +144,26 @@ export class SiteTokens {
     return claims;
   }
 }
+
+/**
+ * Exactly what Livery mints: three base64url segments, each in its one canonical spelling (no
+ * `=` padding, no unused bits set in its last character), and nothing before, between or after
+ * them (no whitespace, no fourth segment). Decoders forgive all of these, so without this check
+ * one token would have many spellings, and a token with a trailing `=` would pass.
+ */
+export function isCompactJwt(token: string): boolean {
+  const segments = token.split('.');
+  return (
+    segments.length === 3 &&
+    segments.every(
+      (segment) =>
+        BASE64URL.test(segment) &&
+        Buffer.from(segment, 'base64url').toString('base64url') === segment,
+    )
+  );
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Livery's own tokens only: a payload that is not exactly this shape was not minted here. */
 function asClaims(payload: Record<string, unknown>): SiteTokenClaims {

@@ -1,3 +1,4 @@
+import { headerOrigin } from '../../http-origin.js';
 import type { FontDefinition } from '../customization/settings-parts.js';
 import type { Settings } from '../customization/settings-schema.js';
 
@@ -65,25 +66,17 @@ export function pageFonts(settings: Settings): FontSetting[] {
 
 /**
  * The origins (`https://fonts.example.com`) of every custom font file of the settings, for the
- * CSP's `font-src`. A URL that does not parse, or is not http(s), adds nothing.
+ * CSP's `font-src`, each written from its parsed parts (headerOrigin). A URL that gives no
+ * origin (does not parse, is not http(s), or has a host no CSP source can hold) adds nothing.
  */
 export function fontOrigins(settings: Settings): string[] {
   const origins = new Set<string>();
   for (const font of pageFonts(settings)) {
     if (!isDefinition(font)) continue;
     for (const source of font.fontFaces.flatMap((face) => face.sources)) {
-      const origin = httpOrigin(source.url);
+      const origin = headerOrigin(source.url);
       if (origin !== undefined) origins.add(origin);
     }
   }
   return [...origins];
-}
-
-function httpOrigin(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PublishingAuthRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
+import { headerUrl } from '../../http-origin.js';
 import { now } from '../../ids.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Actor } from '../audit/actor.js';
@@ -97,9 +98,14 @@ export class PublishingAuthService {
     return row === undefined ? undefined : hashToken(row.private_key).slice(0, 32);
   }
 
-  /** Where visitors without a valid token go (the published site), if anywhere. */
+  /**
+   * Where visitors without a valid token go (the published site), if anywhere. It becomes a
+   * `Location` header: written from its parsed parts, and none when what is stored is not an
+   * http(s) URL (written before validation said so, or straight into the database).
+   */
   async fallbackURL(siteId: string): Promise<string | undefined> {
-    return (await this.repo.find(siteId))?.fallback_url ?? undefined;
+    const stored = (await this.repo.find(siteId))?.fallback_url;
+    return stored == null ? undefined : headerUrl(stored);
   }
 
   private ensure(siteId: string): Promise<PublishingAuthRow> {
