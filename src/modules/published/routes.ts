@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../errors.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
+import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
 import { MAX_QUERY } from '../search/schemas.js';
@@ -94,10 +95,11 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     }
   }
 
-  // A NUL character (`%00`, the only way a URL carries one) names no site, page or file: the
-  // plain 404, before anything looks it up (PostgreSQL cannot even compare text holding one).
+  // Ill-formed text (a NUL as `%00`, a lone surrogate as `%ED%A0%80`; http/text-guard.ts) names
+  // no site, page or file: the plain 404, before anything looks it up (PostgreSQL cannot even
+  // compare text holding a NUL).
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.includes('%00')) {
+    if (urlLooksIllFormed(request.url)) {
       plain404(reply);
       return;
     }
