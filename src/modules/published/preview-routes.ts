@@ -54,7 +54,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ published: PublishedSite
     },
     async (request, reply) => {
       const { organizationId, siteId } = request.params;
-      const html = await published.preview(organizationId, siteId, request.body);
+      const html = await published.preview(organizationId, siteId, request.body, request.log);
       return reply
         .header('cache-control', 'no-store')
         .header('x-robots-tag', 'noindex')

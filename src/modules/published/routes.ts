@@ -83,7 +83,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         return void reply.code(302).header('cache-control', 'no-store').redirect(location);
       }
       case 'unauthorized': {
-        const signIn = await published.signInPage(open);
+        const signIn = await published.signInPage(open, request.log);
         return void reply
           .code(401)
           .header('cache-control', 'no-store')
@@ -131,7 +131,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const file = (request.params as { file: string }).file;
     const variant = admitted.open.variants.find((v) => `${v.id}.css` === file);
     if (variant === undefined) return plain404(reply);
-    const settings = await published.settingsOf(admitted.open.site, variant.id);
+    const settings = await published.settingsOf(admitted.open.site, variant.id, request.log);
     const { css, etag } = published.themeCssOf(settings);
     return sendTagged(request, reply, etag, 'private, no-cache', 'text/css; charset=utf-8', css);
   });
@@ -152,7 +152,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
       if (admitted === undefined) return reply;
       const { siteSpaceId, pageId, rating, visitorId } = request.body;
       const variant = variantOf(admitted.open, siteSpaceId);
-      const settings = await published.settingsOf(admitted.open.site, variant.id);
+      const settings = await published.settingsOf(admitted.open.site, variant.id, request.log);
       if (!settings.feedback.enabled) {
         throw forbidden('Feedback is not enabled on this site (customization feedback.enabled)');
       }
@@ -221,7 +221,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const admitted = await admit(request, reply, true);
     if (admitted === undefined) return reply;
     const { open, segments, noindex } = admitted;
-    const answer = await published.page(open, segments, noindex);
+    const answer = await published.page(open, segments, noindex, request.log);
     if (answer.kind === 'missing') return plain404(reply);
     // Only a public site's pages (the one case served without noindex) may sit in shared caches.
     reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
