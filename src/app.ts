@@ -13,11 +13,11 @@ import { frameworkErrors } from './http/framework-errors.js';
 import { installIdempotency } from './http/idempotency.js';
 import { BODY_LIMIT, installJsonBodyParser } from './http/json-body.js';
 import { indexMethods } from './http/method-index.js';
-import { installNulGuard } from './http/nul-guard.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
 import { requestIdFrom } from './http/request-id.js';
 import { installSiteTokenAnswers } from './http/site-token-answers.js';
+import { installTextGuard } from './http/text-guard.js';
 import { installValidators } from './http/validation.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -297,7 +297,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v1) => {
-      installNulGuard(v1); // first: a NUL in the URL must not reach the database (PostgreSQL)
+      installTextGuard(v1); // first: ill-formed text in the URL must not reach the database
       const fence = freshnessFenceOf(deps.db);
       // PostgreSQL: first make sure this process has heard of every commit made before the
       // request arrived, by any process, so that no cached read answers older data.

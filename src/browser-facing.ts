@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { AppDependencies, buildServices } from './app.js';
 import { freshnessFenceOf } from './db/database.js';
-import { installNulGuard } from './http/nul-guard.js';
+import { installTextGuard } from './http/text-guard.js';
 import { publishedRoutes } from './modules/published/routes.js';
 import { studioAssetRoutes } from './modules/studio/asset-routes.js';
 import { csrfKeyOf, installCsrf } from './modules/studio/csrf.js';
@@ -40,7 +40,7 @@ export async function registerBrowserFacing(
       });
     });
     await browsers.register(async (studio) => {
-      installNulGuard(studio); // its organization id reaches the database, as in /v1
+      installTextGuard(studio); // its organization id reaches the database, as in /v1
       await studio.register(studioAssetRoutes);
       await studio.register(studioSessionRoutes, {
         sessions: services.studioSessions,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { badRequest } from '../errors.js';
-import { nulInJson, nulMessage } from './nul-guard.js';
+import { illFormedInJson, refusalOf } from './text-guard.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -9,7 +9,8 @@ export const BODY_LIMIT = 1024 * 1024;
  * JSON is the only body format: every other media type, `text/plain` included, is a 415.
  *
  * Keys that would reach an object's prototype (`__proto__`, `constructor.prototype`) are refused,
- * not stripped, and so is a NUL character anywhere in the body (nul-guard.ts). An empty body is
+ * not stripped, and so is ill-formed text (a NUL, a lone surrogate) anywhere in the body, in a
+ * value or a field name (text-guard.ts). An empty body is
  * "no body": the official client sends `Content-Type: application/json` with no body when an
  * optional body is left out (e.g. `createSite(orgId)`).
  */
@@ -32,10 +33,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
         done(badRequest(describeJsonError(error)), undefined);
         return;
       }
-      // Refused here, for every route: no text with a NUL reaches a service (nul-guard.ts).
-      const nul = nulInJson(text, parsed);
-      if (nul === undefined) done(null, parsed);
-      else done(badRequest(nulMessage(nul)), undefined);
+      // Refused here, for every route: no ill-formed text reaches a service (text-guard.ts).
+      const illFormed = illFormedInJson(text, parsed);
+      if (illFormed === undefined) done(null, parsed);
+      else done(refusalOf(illFormed), undefined);
     },
   );
 }

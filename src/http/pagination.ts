@@ -1,6 +1,8 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { Type } from 'typebox';
 import { badRequest } from '../errors.js';
+import { isWellFormedText } from '../well-formed-text.js';
+import { INT32_MAX, INT32_MIN } from './strict-integers.js';
 
 /**
  * GitBook's list convention: `?page=<opaque cursor>&limit=<1..1000>` in, `{items, next?: {page},
@@ -23,12 +25,34 @@ export interface Cursor {
   id: string;
 }
 
+/**
+ * What a list sorts by, so what its cursors' keys must be: text (a creation time, an ISO date)
+ * or an integer within PostgreSQL's 32-bit `integer` (a revision number, a position).
+ */
+export type CursorKey = 'text' | 'integer';
+
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.key, cursor.id])).toString('base64url');
 }
 
-export function decodeCursor(page: string | undefined): Cursor | undefined {
+/**
+ * A list's `?page`, decoded and checked before it reaches any query: a forged cursor must get the
+ * same 400 on both backends, where PostgreSQL would fail (a NUL in its text, a key of the wrong
+ * type, an integer beyond 32 bits) and SQLite would not.
+ */
+export function decodeCursor(
+  page: string | undefined,
+  key: CursorKey = 'text',
+): Cursor | undefined {
   if (page === undefined) return undefined;
+  const cursor = parseCursor(page);
+  if (cursor !== undefined && isWellFormedText(cursor.id) && keyFits(cursor.key, key)) {
+    return cursor;
+  }
+  throw badRequest('querystring.page is not a page cursor returned by this list');
+}
+
+function parseCursor(page: string): Cursor | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
     if (
@@ -40,9 +64,15 @@ export function decodeCursor(page: string | undefined): Cursor | undefined {
       return { key: value[0], id: value[1] };
     }
   } catch {
-    // fall through: not a cursor this server issued
+    // not JSON: not a cursor this server issued
   }
-  throw badRequest('querystring.page is not a page cursor returned by this list');
+  return undefined;
+}
+
+function keyFits(value: string | number, key: CursorKey): boolean {
+  return key === 'text'
+    ? typeof value === 'string' && isWellFormedText(value)
+    : Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX;
 }
 
 /** `(t.key, t.id) > (cursor)`: a row-value comparison both SQLite and PostgreSQL run. */
@@ -82,9 +112,15 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   return { rows: rows as O[], count: Number((counted as { count: number }).count) };
 }
 
-/** Reads `?page` and `?limit` (already validated by PageQuery); an unknown cursor is a 400. */
-export function pageRequest(query: { page?: string | undefined; limit?: number | undefined }) {
-  return { cursor: decodeCursor(query.page), limit: query.limit ?? DEFAULT_PAGE_SIZE };
+/**
+ * Reads `?page` and `?limit` (already validated by PageQuery); an unknown cursor is a 400. `key`
+ * is what the list sorts by (decodeCursor).
+ */
+export function pageRequest(
+  query: { page?: string | undefined; limit?: number | undefined },
+  key: CursorKey = 'text',
+) {
+  return { cursor: decodeCursor(query.page, key), limit: query.limit ?? DEFAULT_PAGE_SIZE };
 }
 
 export interface Page<T> {

@@ -78,8 +78,9 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   }
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = Math.min((schema.maxLength as number | undefined) ?? 24, minLength + 24);
-  // Any Unicode but U+0000, which Livery refuses in every text (docs/api.md, http/nul-guard.ts):
-  // lengths are counted in code points, as the validator counts them.
+  // Any Unicode but U+0000, which Livery refuses in every text (docs/api.md, http/text-guard.ts;
+  // whole code points never make a lone surrogate): lengths are counted in code points, as the
+  // validator counts them.
   return fc.string({ unit: nonNulCodePoint, minLength, maxLength });
 }
 

@@ -40,7 +40,7 @@ export class CustomizationHistoryService {
     page: { page?: string | undefined; limit?: number | undefined },
   ): Promise<Page<RevisionSummary>> {
     const key = await this.resolve(scope);
-    const cursor = decodeCursor(page.page);
+    const cursor = decodeCursor(page.page, 'integer'); // by revision number
     const limit = page.limit ?? 100;
     const before = cursor === undefined ? undefined : Number(cursor.key);
     const { rows, count } = await this.repo.listRevisions(key, before, limit);

@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import { findById, type StoredPage, type Tree, walk } from '../content/tree.js';
 
 /**
@@ -24,9 +25,12 @@ export interface PageLink {
   href: string;
 }
 
-/** The URL of a page's path below `base`: each segment percent-encoded, `/` kept between them. */
+/**
+ * The URL of a page's path below `base`: each segment percent-encoded, `/` kept between them.
+ * Never throws: slugs are letters and digits, but a page must render whatever was stored.
+ */
 export function pageHref(base: string, path: string): string {
-  return base + path.split('/').map(encodeURIComponent).join('/');
+  return base + path.split('/').map(encodeSegment).join('/');
 }
 
 /** The sidebar: every page not `hidden`, in order, the current page's ancestors open. */
@@ -138,7 +142,7 @@ export function resolveLink(ref: ContentRef, context: LinkContext): string | und
     case 'anchor': {
       const { page, space, anchor } = ref as { page?: string; space?: string; anchor?: string };
       if (space !== undefined && space !== context.spaceId) return undefined;
-      const hash = anchor === undefined ? '' : `#${encodeURIComponent(anchor)}`;
+      const hash = anchor === undefined ? '' : `#${encodeSegment(anchor)}`;
       if (page === undefined) return hash === '' ? undefined : hash;
       const path = documentPath(context.tree, page);
       return path === undefined ? undefined : pageHref(context.base, path) + hash;

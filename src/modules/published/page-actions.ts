@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import type { Settings } from '../customization/settings-schema.js';
 import type { PageAction } from '../customization/vocabulary.js';
 import { type IconName, icon } from './icons.js';
@@ -72,7 +73,7 @@ export function menuEntries(settings: Settings, context: PageActionContext, t: S
           { kind: 'link', label: t.viewMarkdown, icon: 'document', href: context.markdownHref },
         ];
       case 'external-ai': {
-        const prompt = encodeURIComponent(aiPrompt(t, context.publicMarkdownUrl ?? ''));
+        const prompt = encodeSegment(aiPrompt(t, context.publicMarkdownUrl ?? ''));
         return [
           {
             kind: 'link',

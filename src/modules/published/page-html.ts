@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import type { Settings } from '../customization/settings-schema.js';
 import { icon } from './icons.js';
 import { escapeHtml as e } from './markdown.js';
@@ -112,7 +113,7 @@ function favicon(s: Settings): string {
   const { favicon } = s;
   if ('emoji' in favicon && favicon.emoji !== undefined) {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${e(favicon.emoji)}</text></svg>`;
-    return `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}">\n`;
+    return `<link rel="icon" href="data:image/svg+xml,${encodeSegment(svg)}">\n`;
   }
   if ('icon' in favicon && favicon.icon !== undefined) {
     return `<link rel="icon" href="${e(favicon.icon.light)}" media="(prefers-color-scheme: light)">\n<link rel="icon" href="${e(favicon.icon.dark)}" media="(prefers-color-scheme: dark)">\n`;

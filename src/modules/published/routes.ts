@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../errors.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
+import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
 import { MAX_QUERY } from '../search/schemas.js';
@@ -82,7 +83,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         return void reply.code(302).header('cache-control', 'no-store').redirect(location);
       }
       case 'unauthorized': {
-        const signIn = await published.signInPage(open);
+        const signIn = await published.signInPage(open, request.log);
         return void reply
           .code(401)
           .header('cache-control', 'no-store')
@@ -94,10 +95,11 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     }
   }
 
-  // A NUL character (`%00`, the only way a URL carries one) names no site, page or file: the
-  // plain 404, before anything looks it up (PostgreSQL cannot even compare text holding one).
+  // Ill-formed text (a NUL as `%00`, a lone surrogate as `%ED%A0%80`; http/text-guard.ts) names
+  // no site, page or file: the plain 404, before anything looks it up (PostgreSQL cannot even
+  // compare text holding a NUL).
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.includes('%00')) {
+    if (urlLooksIllFormed(request.url)) {
       plain404(reply);
       return;
     }
@@ -129,7 +131,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     const file = (request.params as { file: string }).file;
     const variant = admitted.open.variants.find((v) => `${v.id}.css` === file);
     if (variant === undefined) return plain404(reply);
-    const settings = await published.settingsOf(admitted.open.site, variant.id);
+    const settings = await published.settingsOf(admitted.open.site, variant.id, request.log);
     const { css, etag } = published.themeCssOf(settings);
     return sendTagged(request, reply, etag, 'private, no-cache', 'text/css; charset=utf-8', css);
   });
@@ -150,7 +152,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
       if (admitted === undefined) return reply;
       const { siteSpaceId, pageId, rating, visitorId } = request.body;
       const variant = variantOf(admitted.open, siteSpaceId);
-      const settings = await published.settingsOf(admitted.open.site, variant.id);
+      const settings = await published.settingsOf(admitted.open.site, variant.id, request.log);
       if (!settings.feedback.enabled) {
         throw forbidden('Feedback is not enabled on this site (customization feedback.enabled)');
       }

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Representation } from '../../versioned.js';
+import { encodeSegment } from '../../well-formed-text.js';
 import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
 import { pageTableOf } from '../content/page-table.js';
 import type { ContentService } from '../content/service.js';
 import type { StoredPage } from '../content/tree.js';
+import { renderableSettings, warnLeftOut } from '../customization/renderable.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
 import type { IdentityService } from '../identity/service.js';
@@ -30,6 +33,9 @@ import { stringsFor } from './strings.js';
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
 
+/** Where rendering says what it left out (the request's log). */
+export type RenderLog = Pick<FastifyBaseLogger, 'warn'>;
+
 export interface OpenSite {
   site: SiteRow;
   variants: readonly PublishedVariant[];
@@ -43,11 +49,6 @@ export interface PreviewInput {
   customization?: SettingsPatch;
   /** A draft of the site's settings (a PUT body), used instead of the stored ones. */
   site?: SettingsPatch;
-}
-
-/** Where a page that could only be shown as its text is reported (the request's log). */
-export interface WarningLog {
-  warn(details: object, message: string): void;
 }
 
 /**
@@ -85,7 +86,7 @@ export class PublishedSiteService {
     const site = await this.repo.siteByAddress(address);
     if (site === undefined) return undefined;
     const variants = await this.repo.variantsOf(site.id);
-    return { site, variants, root: `${this.deps.mount}${encodeURIComponent(address)}/` };
+    return { site, variants, root: `${this.deps.mount}${encodeSegment(address)}/` };
   }
 
   /** Who may see the site (site-access.ts). */
@@ -98,14 +99,14 @@ export class PublishedSiteService {
     open: OpenSite,
     segments: readonly string[],
     noindex: boolean,
-    log?: WarningLog,
+    log: RenderLog,
   ): Promise<PageAnswer> {
     const located = locateVariant(segments, open.variants);
     if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
     if (located.kind === 'redirect-to-root') {
       return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
     }
-    const frame = await this.frame(open, located.variant, noindex);
+    const frame = await this.frame(open, located.variant, noindex, log);
     const key = [
       open.root,
       located.variant.id,
@@ -134,7 +135,7 @@ export class PublishedSiteService {
    * than RENDER_BUDGET_MS, or whose thread fails, is the page's text with a notice, logged; a
    * full queue is the 503 of load shedding (workers/pool.ts), never a long wait.
    */
-  private bodies(frame: SiteFrame & { revisionId: string }, log?: WarningLog): BodyOf {
+  private bodies(frame: SiteFrame & { revisionId: string }, log: RenderLog): BodyOf {
     const { settings } = frame;
     const budgetMs = this.deps.workers.config.renderBudgetMs;
     return async (page: StoredPage, path: string) => {
@@ -156,7 +157,7 @@ export class PublishedSiteService {
         );
       } catch (error) {
         if (!(error instanceof TaskTimedOut || error instanceof TaskFailed)) throw error;
-        log?.warn(
+        log.warn(
           { err: error, pageId: page.id, spaceId: frame.variant.spaceId, bytes: markdown.length },
           'published page shown as its text: its body could not be rendered',
         );
@@ -188,22 +189,37 @@ export class PublishedSiteService {
   });
 
   /** The 401 page of a visitor-authentication site, in its default variant's look. */
-  async signInPage(open: OpenSite): Promise<{ html: string; settings: Settings }> {
+  async signInPage(open: OpenSite, log: RenderLog): Promise<{ html: string; settings: Settings }> {
     const variant = open.variants.find((v) => v.isDefault) ?? open.variants[0];
     if (variant === undefined) throw new AppError(401, 'Sign in to read this site');
-    const frame = await this.frame(open, variant, true);
+    const frame = await this.frame(open, variant, true, log);
     return { html: renderPage(signInView(frame)), settings: frame.settings };
   }
 
-  /** The effective settings of a variant (parsed once per settings version). */
-  async settingsOf(site: SiteRow, variantId: string): Promise<Settings> {
+  /** The effective settings of a variant, as pages render them (once per settings version). */
+  async settingsOf(site: SiteRow, variantId: string, log: RenderLog): Promise<Settings> {
     const representation = await this.deps.customization.getVariant(
       site.organization_id,
       site.id,
       variantId,
     );
-    return this.parsedSettings(representation);
+    return this.renderable(this.parsedSettings(representation), log);
   }
+
+  /**
+   * Settings without what cannot be rendered (customization/renderable.ts), once per settings
+   * object: what is left out is logged once per settings version, not on every request.
+   */
+  private renderable(settings: Settings, log: RenderLog): Settings {
+    let renderable = this.renderables.get(settings);
+    if (renderable === undefined) {
+      renderable = renderableSettings(settings, warnLeftOut(log));
+      this.renderables.set(settings, renderable);
+    }
+    return renderable;
+  }
+
+  private readonly renderables = new WeakMap<Settings, Settings>();
 
   /** The customization service answers one representation object per settings version. */
   private readonly parsedSettings = derivedBy(
@@ -214,10 +230,13 @@ export class PublishedSiteService {
     open: OpenSite,
     variant: PublishedVariant,
     noindex: boolean,
+    log: RenderLog,
     settings?: Settings,
   ): Promise<SiteFrame & { revisionId: string }> {
     const [effective, revision] = await Promise.all([
-      settings ?? this.settingsOf(open.site, variant.id),
+      settings === undefined
+        ? this.settingsOf(open.site, variant.id, log)
+        : this.renderable(settings, log),
       this.deps.content.revisionFor(variant.spaceId, { kind: 'space' }),
     ]);
     const publicRoot = publicRootOf(open.site, open.root, this.deps);
@@ -243,7 +262,7 @@ export class PublishedSiteService {
     organizationId: string,
     siteId: string,
     input: PreviewInput,
-    log?: WarningLog,
+    log: RenderLog,
   ): Promise<string> {
     const site = await this.repo.siteByAddress(siteId);
     if (site === undefined || site.organization_id !== organizationId || site.id !== siteId) {
@@ -269,10 +288,10 @@ export class PublishedSiteService {
       input.site,
     );
     const open = { site, variants, root: `${this.deps.publicUrl}${site.basename ?? site.id}/` };
-    const frame = await this.frame(open, variant, true, settings);
+    const frame = await this.frame(open, variant, true, log, settings);
     frame.assets = `${this.deps.publicUrl}@livery/`;
     // No stylesheet address serves unsaved settings: the theme goes inline.
-    frame.inlineThemeCss = themeCss(settings, `${this.deps.publicUrl}@livery/fonts/`);
+    frame.inlineThemeCss = themeCss(frame.settings, `${this.deps.publicUrl}@livery/fonts/`);
     const pagePath = (input.pagePath ?? '').replace(/^\/+|\/+$/g, '');
     const answer = await answerAt(frame, pagePath, this.deps.apiBase, this.bodies(frame, log));
     if (answer.kind !== 'html' || answer.status === 404) {
@@ -289,4 +308,4 @@ export function newVisitorId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+const encodePath = (path: string) => path.split('/').map(encodeSegment).join('/');

@@ -1,3 +1,4 @@
+import { isWellFormedText } from '../../well-formed-text.js';
 import type { SocialPlatform } from '../customization/vocabulary.js';
 
 /**
@@ -5,7 +6,8 @@ import type { SocialPlatform } from '../customization/vocabulary.js';
  * name for its label. Pure (test/published-social.test.ts). A handle is what a site admin typed,
  * so it only ever reaches an address as percent-encoded path segments (or, for Mastodon and
  * Slack, as a host name that must look like one): it can never change the address's origin, add
- * a query or leave the profile path. A handle that gives no sensible address is not shown.
+ * a query or leave the profile path. A handle that gives no sensible address is not shown, nor is
+ * one that is not well-formed text (a lone surrogate, which `encodeURIComponent` throws on).
  */
 
 export const PLATFORM_NAMES: Readonly<Record<SocialPlatform, string>> = {
@@ -47,7 +49,7 @@ const prefixed = (handle: string, prefixes: readonly string[]) => {
 export function profileUrl(platform: SocialPlatform, rawHandle: string): string | undefined {
   // Handles are stored without the leading @ (GitBook's rule); one typed anyway is dropped.
   const handle = rawHandle.trim().replace(/^@/, '');
-  if (handle === '') return undefined;
+  if (handle === '' || !isWellFormedText(handle)) return undefined;
   const user = segment(handle);
   switch (platform) {
     case 'twitter':

@@ -68,7 +68,7 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox<{
         memberRoleOf(request),
         siteId,
         request.query.default,
-        pageRequest(request.query),
+        pageRequest(request.query, 'integer'), // in their order: by position
       );
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { NoContent, responses, SiteSpaceParams } from '../../http/schemas.js';
+import { renderableSettings, warnLeftOut } from '../customization/renderable.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { Settings } from '../customization/settings-schema.js';
 import { themeCss } from './css.js';
@@ -48,7 +49,8 @@ export const themeRoutes: FastifyPluginAsyncTypebox<{
       const etag = cssTag(settings.etag);
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const css = themeCss(JSON.parse(settings.json) as Settings, fontsBase);
+      const stored = JSON.parse(settings.json) as Settings;
+      const css = themeCss(renderableSettings(stored, warnLeftOut(request.log)), fontsBase);
       return reply.type('text/css; charset=utf-8').send(css);
     },
   );

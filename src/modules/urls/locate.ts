@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import { parseSiteAddress } from '../published/address.js';
 
 /**
@@ -50,7 +51,7 @@ export function pathsOf(
   variantPath: string | undefined,
   pagePath: string,
 ): Resolved {
-  const enc = (s: string) => encodeURIComponent(s);
+  const enc = encodeSegment; // stored paths: never a throw, whatever was stored
   const siteBasePath = `${address.mount}${enc(address.site)}/${shareSegment === undefined ? '' : `${enc(shareSegment)}/`}`;
   const basePath = `${siteBasePath}${variantPath === undefined ? '' : `${enc(variantPath)}/`}`;
   const encodedPage = pagePath.split('/').filter(Boolean).map(enc).join('/');
