@@ -30,17 +30,28 @@ export class PageStore {
   private readonly nodes = new BoundedCache<PageNode>(NODE_CACHE_BYTES);
   private readonly bodies = new BoundedCache<string>(BODY_CACHE_BYTES);
 
-  /** The tree whose top-level pages are the nodes `roots` (a revision's `page_nodes`). */
+  /**
+   * The tree whose top-level pages are the nodes `roots` (a revision's `page_nodes`). Nodes are
+   * fetched a tree level at a time; each level's bodies are fetched while the next level's nodes
+   * are (on PostgreSQL, on other connections of the pool).
+   */
   async read(db: Db, spaceId: string, roots: readonly string[], what: string): Promise<ReadTree> {
     const nodes = new Map<string, PageNode>();
-    for (let level = roots; level.length > 0; ) {
-      await this.fetchNodes(db, spaceId, level, nodes);
-      level = level.flatMap((hash) => nodes.get(hash)?.pages ?? []);
-    }
     const bodies = new Map<string, string>();
-    const wanted = new Set<string>();
-    for (const node of nodes.values()) if (node.body !== undefined) wanted.add(node.body);
-    await this.fetchBodies(db, spaceId, [...wanted], bodies);
+    const pending: Promise<void>[] = [];
+    try {
+      for (let level = roots; level.length > 0; ) {
+        await this.fetchNodes(db, spaceId, level, nodes);
+        const levelBodies = level.flatMap((hash) => nodes.get(hash)?.body ?? []);
+        const fetching = this.fetchBodies(db, spaceId, levelBodies, bodies);
+        fetching.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+        pending.push(fetching);
+        level = level.flatMap((hash) => nodes.get(hash)?.pages ?? []);
+      }
+    } finally {
+      await Promise.allSettled(pending);
+    }
+    await Promise.all(pending);
 
     const index = new Map<string, PageRecord>();
     let bytes = 0;
@@ -109,7 +120,7 @@ export class PageStore {
       if (cached === undefined) missing.push(hash);
       else into.set(hash, cached);
     }
-    for (const batch of batches(missing)) {
+    await inParallel(batches(missing), async (batch) => {
       const rows = await db
         .selectFrom('page_nodes')
         .select(['hash', 'node'])
@@ -121,7 +132,7 @@ export class PageStore {
         into.set(row.hash, node);
         this.nodes.set(row.hash, node, row.node.length);
       }
-    }
+    });
   }
 
   private async fetchBodies(
@@ -131,12 +142,12 @@ export class PageStore {
     into: Map<string, string>,
   ): Promise<void> {
     const missing: string[] = [];
-    for (const hash of hashes) {
+    for (const hash of new Set(hashes)) {
       const cached = this.bodies.get(hash);
       if (cached === undefined) missing.push(hash);
       else into.set(hash, cached);
     }
-    for (const batch of batches(missing)) {
+    await inParallel(batches(missing), async (batch) => {
       const rows = await db
         .selectFrom('page_bodies')
         .select(['hash', 'markdown'])
@@ -147,8 +158,20 @@ export class PageStore {
         into.set(row.hash, row.markdown);
         this.bodies.set(row.hash, row.markdown, row.markdown.length);
       }
-    }
+    });
   }
+}
+
+/** Lookups of one read in flight at once: a cold read of a huge space leaves the pool to others. */
+const LOOKUPS_IN_FLIGHT = 4;
+
+/** Runs `each` over the items, at most LOOKUPS_IN_FLIGHT at a time (SQLite runs them in turn). */
+async function inParallel<T>(items: Iterable<T>, each: (item: T) => Promise<void>): Promise<void> {
+  const iterator = items[Symbol.iterator]();
+  const worker = async () => {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) await each(next.value);
+  };
+  await Promise.all(Array.from({ length: LOOKUPS_IN_FLIGHT }, worker));
 }
 
 const missing = (what: string, kind: string, hash: string) =>
