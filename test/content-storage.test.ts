@@ -119,7 +119,7 @@ describe(`storage proportional to change (${BACKEND})`, () => {
       changes: [{ operation: 'update_page', page: grandchild, document: { markdown } }],
     });
     assert.deepEqual(await counts(), [(start[0] ?? 0) + 3, (start[1] ?? 0) + 1]);
-    // A title: no body; three nodes again.
+    // A top-level page's title: no body, one node (it has no ancestors).
     await post(content, { changes: [{ operation: 'update_page', page: parent, title: 'Bee' }] });
     assert.deepEqual(await counts(), [(start[0] ?? 0) + 4, (start[1] ?? 0) + 1]);
     // Markdown some page already has: no new body.
