@@ -15,7 +15,8 @@ import { compareOnBackends, seed, TOKEN } from './lib.js';
  *   rate        PUT …/pages/{id}/feedbacks/{visitor} over 64 visitors (mostly replacements);
  *   view        POST …/insights/track_view;
  *   edit        POST …/change-requests/{id}/content renaming one page: every request a new
- *               immutable revision of the 220-page tree (compare-and-swap on the change request).
+ *               immutable revision of the 220-page tree (compare-and-swap on the change request),
+ *               which stores the renamed page's node and its section's (docs/content.md, "Storage").
  */
 
 const KINDS = [

@@ -332,7 +332,13 @@ describe('listSpacesForUser', () => {
 describe('deleteSpaceById', () => {
   const stored = async (spaceId: string) => {
     const count = async (
-      table: 'revisions' | 'change_requests' | 'page_feedbacks' | 'page_view_days',
+      table:
+        | 'revisions'
+        | 'page_nodes'
+        | 'page_bodies'
+        | 'change_requests'
+        | 'page_feedbacks'
+        | 'page_view_days',
     ) =>
       Number(
         (
@@ -347,13 +353,15 @@ describe('deleteSpaceById', () => {
       spaces: (await t.db.selectFrom('spaces').select('id').where('id', '=', spaceId).execute())
         .length,
       revisions: await count('revisions'),
+      nodes: await count('page_nodes'),
+      bodies: await count('page_bodies'),
       changeRequests: await count('change_requests'),
       feedbacks: await count('page_feedbacks'),
       views: await count('page_view_days'),
     };
   };
 
-  test('205, then the space, its revisions, change requests and insights are gone', async () => {
+  test('205, then the space, its revisions and their pages, change requests and insights are gone', async () => {
     const s = await spaceWithTree(t, 'Doomed');
     expectStatus(
       await t.request({
@@ -385,6 +393,7 @@ describe('deleteSpaceById', () => {
     const before = await stored(s.spaceId);
     assert.equal(before.spaces, 1);
     assert.ok(before.revisions > 0 && before.changeRequests === 3);
+    assert.ok(before.nodes > 0 && before.bodies > 0, 'its pages are stored as nodes and bodies');
     assert.deepEqual([before.feedbacks, before.views], [1, 1]);
 
     const deleted = await t.request({ method: 'DELETE', url: `/v1/spaces/${s.spaceId}` });
@@ -406,6 +415,8 @@ describe('deleteSpaceById', () => {
     assert.deepEqual(await stored(s.spaceId), {
       spaces: 0,
       revisions: 0,
+      nodes: 0,
+      bodies: 0,
       changeRequests: 0,
       feedbacks: 0,
       views: 0,

@@ -19,6 +19,8 @@ export interface DatabaseSchema {
   invites: InviteRow;
   idempotency_keys: IdempotencyKeyRow;
   revisions: RevisionRow;
+  page_nodes: PageNodeRow;
+  page_bodies: PageBodyRow;
   change_requests: ChangeRequestRow;
   page_feedbacks: PageFeedbackRow;
   page_view_days: PageViewDayRow;
@@ -95,12 +97,29 @@ export interface RevisionRow {
   /** JSON array of revision ids; the first is the one this revision was made from. */
   parents: string;
   merged_from: string | null;
-  /** JSON page tree (modules/content/tree.ts). */
-  pages: string;
+  /** JSON array of the node hashes of the top-level pages (page_nodes; content/storage/). */
+  page_nodes: string;
   /** JSON array of the page ids changed from parents[0] (merges compare them). */
   touched: string;
   created_by: string | null;
   created_at: string;
+}
+
+/**
+ * A page of some revisions of a space, without its body: canonical JSON of its fields, its body's
+ * hash and its children's node hashes, keyed by the hash of that text (content/storage/node.ts).
+ */
+export interface PageNodeRow {
+  space_id: string;
+  hash: string;
+  node: string;
+}
+
+/** A page body (Markdown) of a space, keyed by the hash of its text. */
+export interface PageBodyRow {
+  space_id: string;
+  hash: string;
+  markdown: string;
 }
 
 export interface ChangeRequestRow {

@@ -1,81 +1,23 @@
-import { BoundedCache } from '../../bounded-cache.js';
 import type { Db } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
-import type { ChangeRequestRow, RevisionRow } from '../../db/schema.js';
+import type { ChangeRequestRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
-import type { Tree } from './tree.js';
+import { type NewRevision, type Revision, RevisionStore } from './storage/revisions.js';
 
-/** A revision, parsed. Revisions never change, so parsed ones are kept (see `revisions`). */
-export interface Revision {
-  id: string;
-  spaceId: string;
-  type: RevisionRow['type'];
-  parents: string[];
-  mergedFrom: string | null;
-  pages: Tree;
-  touched: ReadonlySet<string>;
-  createdAt: string;
-}
-
-export interface NewRevision {
-  id: string;
-  spaceId: string;
-  type: RevisionRow['type'];
-  parents: string[];
-  mergedFrom?: string;
-  pages: Tree;
-  touched: Iterable<string>;
-  createdBy: string | null;
-  createdAt: string;
-}
-
-/** Parsed revisions kept, by the size of their JSON: whole trees can be large. */
-const CACHE_BYTES = 64 * 1024 * 1024;
+export type { NewRevision, Revision } from './storage/revisions.js';
 
 /** Thrown inside a transaction to roll it back when a compare-and-swap finds the row moved on. */
 class LostRace extends Error {}
 
 export class ContentRepository {
-  /** Parsed revisions by id. */
-  private readonly revisions = new BoundedCache<Revision>(CACHE_BYTES);
+  private readonly revisions: RevisionStore;
 
-  constructor(private readonly db: Db) {}
-
-  async revision(id: string): Promise<Revision | undefined> {
-    const cached = this.revisions.get(id);
-    if (cached !== undefined) return cached;
-    const row = await this.db
-      .selectFrom('revisions')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (row === undefined) return undefined;
-    const revision: Revision = {
-      id: row.id,
-      spaceId: row.space_id,
-      type: row.type,
-      parents: JSON.parse(row.parents) as string[],
-      mergedFrom: row.merged_from,
-      pages: JSON.parse(row.pages) as Tree,
-      touched: new Set(JSON.parse(row.touched) as string[]),
-      createdAt: row.created_at,
-    };
-    this.revisions.set(id, revision, row.pages.length + row.touched.length);
-    return revision;
+  constructor(private readonly db: Db) {
+    this.revisions = new RevisionStore(db);
   }
 
-  private revisionRow(revision: NewRevision): RevisionRow {
-    return {
-      id: revision.id,
-      space_id: revision.spaceId,
-      type: revision.type,
-      parents: JSON.stringify(revision.parents),
-      merged_from: revision.mergedFrom ?? null,
-      pages: JSON.stringify(revision.pages),
-      touched: JSON.stringify([...revision.touched]),
-      created_by: revision.createdBy,
-      created_at: revision.createdAt,
-    };
+  revision(id: string): Promise<Revision | undefined> {
+    return this.revisions.read(id);
   }
 
   /** A change request by id, or by its number in the space when `ref` is all digits. */
@@ -144,8 +86,9 @@ export class ContentRepository {
     revision: NewRevision,
     change: Partial<Pick<ChangeRequestRow, 'revision_merged_ancestor'>> = {},
   ): Promise<boolean> {
-    return this.swap(async (trx) => {
-      await trx.insertInto('revisions').values(this.revisionRow(revision)).execute();
+    const prepared = await this.revisions.prepare(revision);
+    const done = await this.swap(async (trx) => {
+      await this.revisions.insert(trx, prepared);
       const result = await trx
         .updateTable('change_requests')
         .set({ ...change, revision_id: revision.id, updated_at: revision.createdAt })
@@ -155,6 +98,8 @@ export class ContentRepository {
         .executeTakeFirst();
       return result.numUpdatedRows === 1n;
     });
+    if (done) this.revisions.committed(prepared);
+    return done;
   }
 
   /**
@@ -167,8 +112,9 @@ export class ContentRepository {
     spaceRevision: string,
     revision: NewRevision,
   ): Promise<boolean> {
-    return this.swap(async (trx) => {
-      await trx.insertInto('revisions').values(this.revisionRow(revision)).execute();
+    const prepared = await this.revisions.prepare(revision);
+    const done = await this.swap(async (trx) => {
+      await this.revisions.insert(trx, prepared);
       const space = await trx
         .updateTable('spaces')
         .set({ revision_id: revision.id, updated_at: revision.createdAt })
@@ -185,6 +131,8 @@ export class ContentRepository {
         .executeTakeFirst();
       return request.numUpdatedRows === 1n;
     });
+    if (done) this.revisions.committed(prepared);
+    return done;
   }
 
   /** Runs `write` in a transaction, rolled back when it answers false. */

@@ -97,7 +97,18 @@ export function slugProblem(slug: string): string | undefined {
   return undefined;
 }
 
-/** Deep copy, so that applying changes never touches a tree other requests may be reading. */
+/**
+ * A copy of every page object (and link target), so that applying changes never touches a tree
+ * other requests may be reading. Strings are immutable, so the copy shares them: the Markdown of
+ * a large space is not copied on every write, and an unchanged page's body is the very string its
+ * stored revision holds (content/storage/ compares it in O(1)).
+ */
 export function cloneTree(tree: Tree): Tree {
-  return structuredClone(tree);
+  return tree.map(clonePage);
+}
+
+function clonePage(page: StoredPage): StoredPage {
+  const copy = { ...page, pages: page.pages.map(clonePage) };
+  if (page.target !== undefined) copy.target = { ...page.target };
+  return copy;
 }

@@ -45,7 +45,7 @@ export function initialRevisionRow(space: SpaceRow): RevisionRow {
     type: 'edits',
     parents: '[]',
     merged_from: null,
-    pages: '[]',
+    page_nodes: '[]',
     touched: '[]',
     created_by: null,
     created_at: space.created_at,
