@@ -82,6 +82,7 @@ import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
 import { PublishingAuthService } from './modules/visitor-auth/service.js';
 import { Urls } from './urls.js';
 import { Workers } from './workers/index.js';
+import { registerWorkerMetrics } from './workers/metrics.js';
 
 export interface AppDependencies {
   config: Config;
@@ -261,6 +262,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerOpenApi(app, config.baseUrl);
   const workers = new Workers(config.workers);
   await installOperations(app, deps, workers);
+  registerWorkerMetrics(app.metricsRegistry, workers);
   const services = buildServices(deps, workers);
   installRevalidation(app, config, deps.db);
   // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).

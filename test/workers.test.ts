@@ -102,6 +102,8 @@ describe('over HTTP', () => {
       assert.ok(refused);
       assert.match(expectError(refused, 503), /overloaded/);
       assert.equal(refused.headers['retry-after'], '5');
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.match(metrics, /worker_tasks_total\{pool="render",outcome="refused"\} 1\n/);
     } finally {
       await t.close();
     }

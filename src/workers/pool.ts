@@ -52,6 +52,8 @@ const IDLE_MS = 5 * 60 * 1000;
 export class TaskPool<Tasks extends TaskModule> {
   private piscina: Piscina | undefined;
   private closed = false;
+  /** Tasks ended, by how: for /metrics (workers/index.ts). */
+  readonly ended = { done: 0, timedOut: 0, failed: 0, refused: 0 };
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -66,7 +68,10 @@ export class TaskPool<Tasks extends TaskModule> {
     timeoutMs?: number,
   ): Promise<Awaited<ReturnType<Tasks[K]>>> {
     const pool = this.start();
-    if (pool.queueSize >= this.options.queue) throw overloaded();
+    if (pool.queueSize >= this.options.queue) {
+      this.ended.refused++;
+      throw overloaded();
+    }
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     // The thread says when it starts the task, on a port of the task's own: the clock starts then.
@@ -81,13 +86,19 @@ export class TaskPool<Tasks extends TaskModule> {
         input,
         ...(timeoutMs === undefined ? {} : { started: port2 }),
       };
-      return (await pool.run(message, {
+      const result = (await pool.run(message, {
         name: 'default',
         signal: abort.signal,
         transferList: timeoutMs === undefined ? [] : [port2],
       })) as Awaited<ReturnType<Tasks[K]>>;
+      this.ended.done++;
+      return result;
     } catch (error) {
-      if (abort.signal.aborted) throw new TaskTimedOut(task, timeoutMs as number);
+      if (abort.signal.aborted) {
+        this.ended.timedOut++;
+        throw new TaskTimedOut(task, timeoutMs as number);
+      }
+      this.ended.failed++;
       throw new TaskFailed(task, error);
     } finally {
       clearTimeout(timer);

@@ -49,11 +49,13 @@ const NO_TAGS: readonly never[] = Object.freeze([]);
 const RENDERED_BYTES = 64 * 1024 * 1024;
 /** Page documents kept (JSON text), by their size: GitBook's renderer reads one per page view. */
 const DOCUMENT_BYTES = 32 * 1024 * 1024;
+/** A document shown as its text (past its budget) is made again after this long. */
+const RETRY_AS_TEXT_MS = 60_000;
 
 /** Reads of a space's content (docs/content.md): revisions, page trees, pages by id and path. */
 export class ContentService {
   private readonly rendered = new BoundedCache<string>(RENDERED_BYTES);
-  private readonly documents = new BoundedCache<Buffer>(DOCUMENT_BYTES);
+  private readonly documents = new BoundedCache<{ json: Buffer; retryAt?: number }>(DOCUMENT_BYTES);
 
   constructor(
     private readonly repo: ContentRepository,
@@ -138,7 +140,9 @@ export class ContentService {
   private async documentJson(revision: Revision, page: StoredPage, path: string): Promise<Buffer> {
     const key = `${revision.id}\u0000${page.id}`;
     const kept = this.documents.get(key);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined && (kept.retryAt === undefined || kept.retryAt > Date.now())) {
+      return kept.json;
+    }
     const markdown = page.markdown ?? '';
     let bytes: Uint8Array;
     try {
@@ -150,10 +154,13 @@ export class ContentService {
     } catch (error) {
       if (!(error instanceof TaskTimedOut || error instanceof TaskFailed)) throw error;
       const why = error instanceof TaskTimedOut ? 'time' : 'failure';
-      return Buffer.from(noticeDocumentJson(markdown, why));
+      const json = Buffer.from(noticeDocumentJson(markdown, why));
+      // Tried again after a while (the machine may only have been busy); meanwhile kept.
+      this.documents.set(key, { json, retryAt: Date.now() + RETRY_AS_TEXT_MS }, json.length);
+      return json;
     }
     const json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.documents.set(key, json, json.length);
+    this.documents.set(key, { json }, json.length);
     return json;
   }
 

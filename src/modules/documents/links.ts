@@ -71,15 +71,18 @@ function decode(value: string): string {
  */
 export function hrefOf(ref: Ref, links: PageLinks = {}): string {
   if (ref.kind === 'url') return ref.url;
-  const anchor = ref.kind === 'anchor' ? `#${encodeURI(ref.anchor)}` : '';
+  const anchor = ref.kind === 'anchor' ? `#${encodeText(ref.anchor)}` : '';
   if (ref.page === undefined) return anchor;
   const target = links.paths?.get(ref.page);
-  if (target === undefined) return `${encodeURI(ref.page)}${anchor}`;
+  if (target === undefined) return `${encodeText(ref.page)}${anchor}`;
   const from = (links.path ?? '').split('/').slice(0, -1);
   const to = target.split('/');
   let common = 0;
   while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
   const up = from.slice(common).map(() => '..');
   const path = [...up, ...to.slice(common)].join('/');
-  return `${encodeURI(path)}.md${anchor}`;
+  return `${encodeText(path)}.md${anchor}`;
 }
+
+/** `encodeURI` that never throws: a lone surrogate in stored text is encoded as U+FFFD. */
+const encodeText = (text: string) => encodeURI(text.toWellFormed());

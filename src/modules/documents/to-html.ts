@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import { escapeHtml as e } from './escape.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Ref } from './model.js';
 import { plainText } from './model.js';
@@ -196,7 +197,7 @@ function contentRefHtml(ref: Ref, s: State): string {
 /** Where a reference leads on the site, or undefined (a page it does not have, a refused URL). */
 function refHref(ref: Ref, s: State): string | undefined {
   if (ref.kind === 'url') return safeUrl(ref.url);
-  const anchor = ref.kind === 'anchor' ? `#${encodeURIComponent(ref.anchor)}` : '';
+  const anchor = ref.kind === 'anchor' ? `#${encodeSegment(ref.anchor)}` : '';
   if (ref.page === undefined) return anchor;
   const page = s.pageHref?.(ref.page);
   return page === undefined ? undefined : `${page}${anchor}`;

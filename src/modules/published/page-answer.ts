@@ -12,13 +12,24 @@ import { type PageView, renderPage } from './page-html.js';
 
 /** What an address of a variant answers: a page, a redirect, the page's Markdown, or nothing. */
 export type PageAnswer =
-  | { kind: 'html'; status: 200 | 404; html: string; settings: Settings }
+  | { kind: 'html'; status: 200 | 404; html: Buffer; settings: Settings }
   | { kind: 'markdown'; text: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'missing' };
 
-/** A document page's body as HTML, with its path in the revision (page-body.ts, on a thread). */
-export type BodyOf = (page: StoredPage, path: string) => Promise<string>;
+/**
+ * A document page's body as HTML in UTF-8 bytes, with its path in the revision (page-body.ts, on
+ * a worker thread). Bytes: a large page's body is never a string on the request thread, whose
+ * heap it would grow (and with it the pauses of its garbage collector); it goes into the page's
+ * bytes between the chrome's head and tail (pageBytes).
+ */
+export type BodyOf = (page: StoredPage, path: string) => Promise<Uint8Array>;
+
+/**
+ * Where the body goes in the page's HTML. It cannot occur in what the chrome renders otherwise:
+ * every text there is escaped, so no content can write a `<`.
+ */
+const BODY = '<!--livery:page-body-->';
 
 /**
  * The answer at `pagePath` of a frame's variant: the first page at '', groups lead below, and
@@ -35,9 +46,9 @@ export async function answerAt(
   const { settings } = frame;
   if (pagePath === '') {
     const first = firstDocument(frame.tree);
-    const body = first === undefined ? '' : await bodyOf(first.page, first.path);
+    const body = first === undefined ? undefined : await bodyOf(first.page, first.path);
     const links = pageLinks(frame, first?.page.id, apiBase);
-    return html(200, settings, documentView(frame, first?.page, links, body));
+    return html(200, settings, documentView(frame, first?.page, links, BODY), body);
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -57,7 +68,7 @@ export async function answerAt(
   }
   const body = await bodyOf(found.page, found.path);
   const links = pageLinks(frame, found.page.id, apiBase);
-  return html(200, settings, documentView(frame, found.page, links, body));
+  return html(200, settings, documentView(frame, found.page, links, BODY), body);
 }
 
 /** How much of the rendered-pages cache an answer takes. */
@@ -76,6 +87,20 @@ function pageLinks(frame: SiteFrame, pageId: string | undefined, apiBase: string
   return { ...(editHref === undefined ? {} : { editHref }), interactive: pageId !== undefined };
 }
 
-function html(status: 200 | 404, settings: Settings, view: PageView): PageAnswer {
-  return { kind: 'html', status, html: renderPage(view), settings };
+function html(
+  status: 200 | 404,
+  settings: Settings,
+  view: PageView,
+  body?: Uint8Array,
+): PageAnswer {
+  return { kind: 'html', status, html: pageBytes(renderPage(view), body), settings };
+}
+
+/** The page's HTML with its body put in place of BODY (a page without a body has none). */
+function pageBytes(page: string, body: Uint8Array | undefined): Buffer {
+  const at = page.indexOf(BODY);
+  if (at === -1) return Buffer.from(page);
+  const head = Buffer.from(page.slice(0, at));
+  const tail = Buffer.from(page.slice(at + BODY.length));
+  return Buffer.concat([head, body ?? new Uint8Array(), tail]);
 }

@@ -25,7 +25,8 @@ export interface PageBodyInput {
   highlightMs: number;
 }
 
-export async function renderPageBody(input: PageBodyInput): Promise<string> {
+/** The body as HTML in UTF-8 bytes: they are moved to the request thread, not copied (task.ts). */
+export async function renderPageBody(input: PageBodyInput): Promise<Uint8Array> {
   const table = readPageTable(input.pages);
   const links = pageLinks(table.paths, input.path);
   const doc = markdownToDocument(input.markdown, { title: input.title, ...links });
@@ -35,7 +36,7 @@ export async function renderPageBody(input: PageBodyInput): Promise<string> {
     undefined,
     input.highlightMs,
   );
-  return documentToHtml(doc, {
+  const html = documentToHtml(doc, {
     highlight,
     newTab: input.newTab,
     pageHref: (id) => {
@@ -44,6 +45,7 @@ export async function renderPageBody(input: PageBodyInput): Promise<string> {
     },
     pageTitle: (id) => table.byId.get(id)?.[2],
   });
+  return new TextEncoder().encode(html);
 }
 
 /**
@@ -51,6 +53,10 @@ export async function renderPageBody(input: PageBodyInput): Promise<string> {
  * far past the content limits, stored before they were enforced): a notice, then the page's text
  * as written. Linear and cheap: it runs on the request thread.
  */
-export function plainBody(markdown: string, notice: string): string {
-  return `<div class="hint hint-warning" role="note">\n<p>${e(notice)}</p>\n</div>\n<pre class="page-text"><code>${e(markdown)}</code></pre>\n`;
+export function plainBody(markdown: string, notice: string): Uint8Array {
+  return encoder.encode(
+    `<div class="hint hint-warning" role="note">\n<p>${e(notice)}</p>\n</div>\n<pre class="page-text"><code>${e(markdown)}</code></pre>\n`,
+  );
 }
+
+const encoder = new TextEncoder();

@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import { findById, type Located, type StoredPage, type Tree } from '../content/tree.js';
 import type { Settings } from '../customization/settings-schema.js';
 import { localized } from './localized.js';
@@ -56,7 +57,7 @@ export function publicRootOf(
 
 /** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
 export function variantBase(root: string, variant: PublishedVariant): string {
-  return variant.isDefault ? root : `${root}${encodeURIComponent(variant.path)}/`;
+  return variant.isDefault ? root : `${root}${encodeSegment(variant.path)}/`;
 }
 
 /** The first document page in reading order, if any, with its path. */
@@ -81,7 +82,7 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
       .filter((v) => !v.hidden)
       .map((v) => ({ title: v.title, href: variantBase(root, v), active: v.id === variant.id })),
     link: (ref: ContentRef) => resolveLink(ref, context),
-    themeCssHref: `${root}@livery/theme/${encodeURIComponent(variant.id)}.css`,
+    themeCssHref: `${root}@livery/theme/${encodeSegment(variant.id)}.css`,
     assetsHref: frame.assets,
     noindex: frame.noindex,
     siteSpaceId: variant.id,

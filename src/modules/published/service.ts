@@ -32,6 +32,8 @@ import { stringsFor } from './strings.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
+/** A page shown as its text (past its render budget) is rendered again after this long. */
+export const RETRY_AS_TEXT_MS = 60_000;
 
 /** Where rendering says what it left out (the request's log). */
 export type RenderLog = Pick<FastifyBaseLogger, 'warn'>;
@@ -119,14 +121,24 @@ export class PublishedSiteService {
       this.variantsKey(open.variants),
     ].join('\u0000');
     const cached = this.rendered.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined && (cached.retryAt === undefined || cached.retryAt > Date.now())) {
+      return cached.answer;
+    }
+    const shown = { asText: false };
     const answer = await answerAt(
       frame,
       located.pagePath,
       this.deps.apiBase,
-      this.bodies(frame, log),
+      this.bodies(frame, log, shown),
     );
-    this.rendered.set(key, answer, sizeOf(answer));
+    // A page shown as its text is tried again after a while: it may have run out of time only
+    // because the machine was busy. Meanwhile its views cost nothing.
+    const retryAt = shown.asText ? Date.now() + RETRY_AS_TEXT_MS : undefined;
+    this.rendered.set(
+      key,
+      { answer, ...(retryAt === undefined ? {} : { retryAt }) },
+      sizeOf(answer),
+    );
     return answer;
   }
 
@@ -135,7 +147,11 @@ export class PublishedSiteService {
    * than RENDER_BUDGET_MS, or whose thread fails, is the page's text with a notice, logged; a
    * full queue is the 503 of load shedding (workers/pool.ts), never a long wait.
    */
-  private bodies(frame: SiteFrame & { revisionId: string }, log: RenderLog): BodyOf {
+  private bodies(
+    frame: SiteFrame & { revisionId: string },
+    log: RenderLog,
+    shown: { asText: boolean } = { asText: false },
+  ): BodyOf {
     const { settings } = frame;
     const budgetMs = this.deps.workers.config.renderBudgetMs;
     return async (page: StoredPage, path: string) => {
@@ -161,6 +177,7 @@ export class PublishedSiteService {
           { err: error, pageId: page.id, spaceId: frame.variant.spaceId, bytes: markdown.length },
           'published page shown as its text: its body could not be rendered',
         );
+        shown.asText = true;
         const t = stringsFor(settings.internationalization.locale);
         return plainBody(markdown, error instanceof TaskTimedOut ? t.pageTooLarge : t.pageFailed);
       }
@@ -172,7 +189,9 @@ export class PublishedSiteService {
    * revision (both immutable once read), and the site's variants (titles, paths). A page of a
    * 220-page space costs ~1 ms to render (sidebar, Markdown); a hit costs a lookup.
    */
-  private readonly rendered = new BoundedCache<PageAnswer>(RENDERED_BYTES);
+  private readonly rendered = new BoundedCache<{ answer: PageAnswer; retryAt?: number }>(
+    RENDERED_BYTES,
+  );
   private nextSettingsId = 0;
   private readonly idOf = derivedBy((_: Settings) => ++this.nextSettingsId);
   private readonly variantsKey = derivedBy((variants: readonly PublishedVariant[]) =>
@@ -263,7 +282,7 @@ export class PublishedSiteService {
     siteId: string,
     input: PreviewInput,
     log: RenderLog,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const site = await this.repo.siteByAddress(siteId);
     if (site === undefined || site.organization_id !== organizationId || site.id !== siteId) {
       throw notFound('site', siteId);

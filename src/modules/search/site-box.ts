@@ -1,3 +1,4 @@
+import { encodeSegment } from '../../well-formed-text.js';
 import { pageHref } from '../published/navigation.js';
 import { variantBase } from '../published/page-builder.js';
 import type { PublishedVariant } from '../published/repository.js';
@@ -31,7 +32,7 @@ export async function searchBox(
     const result: BoxResult = { title: page.title, href, ancestors: page.ancestors };
     const best = page.sections[0];
     if (best !== undefined && (best.title !== '' || best.body !== '')) {
-      const anchor = best.anchor === '' ? '' : `#${encodeURIComponent(best.anchor)}`;
+      const anchor = best.anchor === '' ? '' : `#${encodeSegment(best.anchor)}`;
       result.section = { title: best.title, body: best.body, href: `${href}${anchor}` };
     }
     return result;

@@ -1,0 +1,171 @@
+import { bundledLanguagesInfo } from 'shiki/langs';
+import { apiCall } from './lib.js';
+
+/**
+ * The hostile pages of issue 25, in a published site of their own, and what serving each costs
+ * the rest of the server: while a page is requested (its first view, nothing cached), a prober
+ * sends `GET /healthz` one after another, and the server's own event-loop lag is read from
+ * /metrics (prom-client's `nodejs_eventloop_lag_max_seconds`, reset at each scrape). The
+ * longest /healthz wait and the longest lag are the longest the request thread stood still.
+ * The same is measured while an ordinary page is requested, as the baseline of the same run.
+ * Used by `npm run bench:stall` and `npm run bench:published`.
+ */
+
+/** The pages, as the issue measured them; their limits are raised by the server's settings. */
+export const HOSTILE_ENV = {
+  PAGE_MAX_BYTES: String(16 * 1024 * 1024),
+  PAGE_MAX_BLOCKS: '10000000',
+};
+
+const PAGES: Record<string, string> = {
+  ordinary: `# Ordinary\n\n${'A paragraph of **ordinary** text with a [link](https://example.com).\n\n'.repeat(40)}`,
+  emphasis: '*a* '.repeat(120_000),
+  languages: bundledLanguagesInfo
+    .map((l) => `\`\`\`${l.id}\nx = 1 // ${l.id}\n\`\`\`\n`)
+    .join('\n'),
+  table: `| a | b |\n|---|---|\n${'| x | y |\n'.repeat(80_000)}`,
+  headings: Array.from({ length: 120_000 }, (_, i) => `## H${i % 97}`).join('\n'),
+  'code-blocks': Array.from(
+    { length: 2_500 },
+    (_, i) => `\`\`\`ts\nconst v${i} = f(${i});\n\`\`\`\n`,
+  ).join('\n'),
+};
+const LONG_PAGES = 12;
+
+export interface HostileSite {
+  /** `/s/hostile/` */
+  root: string;
+  spaceId: string;
+  revision: string;
+  /** Page ids by name. */
+  ids: Record<string, string>;
+}
+
+/** The site, one page a change list (each near the largest body a list may have). */
+export async function seedHostile(base: string): Promise<HostileSite> {
+  const orgs = await apiCall(base, 'GET', '/v1/orgs');
+  const org = String((orgs.items as { id: string }[])[0]?.id);
+  const space = String(
+    (await apiCall(base, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Hostile' })).id,
+  );
+  const changes = Object.entries(PAGES).map(([title, markdown]) => ({ title, markdown }));
+  for (let i = 0; i < LONG_PAGES; i++) {
+    const markdown = `${'Über die Straße ging ein Mädchen. '.repeat(6000)}Zielwort.`;
+    changes.push({ title: `strasse-${i}`, markdown });
+  }
+  for (const { title, markdown } of changes) {
+    const crBase = `/v1/spaces/${space}/change-requests`;
+    const cr = String((await apiCall(base, 'POST', crBase, {})).id);
+    const change = { operation: 'insert_page', title, slug: title, document: { markdown } };
+    await apiCall(base, 'POST', `${crBase}/${cr}/content`, { changes: [change] });
+    await apiCall(base, 'POST', `${crBase}/${cr}/merge`, {});
+  }
+  const site = String(
+    (await apiCall(base, 'POST', `/v1/orgs/${org}/sites`, { title: 'Hostile', spaces: [space] }))
+      .id,
+  );
+  await apiCall(base, 'PATCH', `/v1/orgs/${org}/sites/${site}`, { basename: 'hostile' });
+  await apiCall(base, 'POST', `/v1/orgs/${org}/sites/${site}/publish`);
+  const current = await apiCall(base, 'GET', `/v1/spaces/${space}/content`);
+  const ids: Record<string, string> = {};
+  for (const page of current.pages as { id: string; slug: string }[]) ids[page.slug] = page.id;
+  return { root: '/s/hostile/', spaceId: space, revision: String(current.id), ids };
+}
+
+export interface Stall {
+  name: string;
+  status: number;
+  /** How long the request took, ms. */
+  took: number;
+  /** The longest a /healthz sent meanwhile waited for its answer, ms. */
+  healthz: number;
+  /** The longest event-loop lag the server measured meanwhile, ms (10 ms resolution). */
+  lag: number;
+}
+
+/** Every case: the page's first view, its document, and six concurrent search-box queries. */
+export async function measureStalls(
+  base: string,
+  site: HostileSite,
+  auth: string,
+): Promise<Stall[]> {
+  const page = (name: string) => () => fetch(`${base}${site.root}${name}`);
+  const documentOf = (name: string) => () =>
+    fetch(
+      `${base}/v1/spaces/${site.spaceId}/revisions/${site.revision}/page/${site.ids[name]}/document`,
+      {
+        headers: { authorization: auth },
+      },
+    );
+  const search = () =>
+    Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        fetch(`${base}${site.root}@livery/search?q=zielwort${i === 0 ? '' : `+m%C3%A4dchen${i}`}`),
+      ),
+    ).then((answers) => answers.find((a) => !a.ok) ?? (answers[0] as Response));
+  const cases: [string, () => Promise<Response>][] = [
+    ['ordinary page (baseline)', page('ordinary')],
+    ['ordinary page, cached', page('ordinary')],
+    ['emphasis 480 KB: page', page('emphasis')],
+    ['emphasis 480 KB: document', documentOf('emphasis')],
+    ['241 languages: page', page('languages')],
+    ['80,000-row table: page', page('table')],
+    ['80,000-row table: document', documentOf('table')],
+    ['120,000 headings: page', page('headings')],
+    ['120,000 headings: document', documentOf('headings')],
+    ['2,500 code blocks: page', page('code-blocks')],
+    ['search: 6 queries over 12 long pages', search],
+  ];
+  const stalls: Stall[] = [];
+  for (const [name, request] of cases) stalls.push(await measured(base, name, request));
+  return stalls;
+}
+
+async function measured(
+  base: string,
+  name: string,
+  request: () => Promise<Response>,
+): Promise<Stall> {
+  await lagSinceLastScrape(base); // resets the server's histogram
+  let busy = true;
+  let healthz = 0;
+  const prober = (async () => {
+    while (busy) {
+      const start = performance.now();
+      await (await fetch(`${base}/healthz`)).arrayBuffer();
+      healthz = Math.max(healthz, performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  const start = performance.now();
+  const response = await request();
+  await response.arrayBuffer();
+  const took = performance.now() - start;
+  busy = false;
+  await prober;
+  const lag = await lagSinceLastScrape(base);
+  return { name, status: response.status, took, healthz, lag };
+}
+
+async function lagSinceLastScrape(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return 1000 * Number(/^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+/** The report: a table a backend, the longest stall of the hostile cases against the baseline's. */
+export function stallReport(backend: string, stalls: Stall[]): string {
+  const rows = stalls.map(
+    (s) =>
+      `| ${s.name} | ${s.status} | ${s.took.toFixed(0)} | ${s.healthz.toFixed(1)} | ${s.lag.toFixed(1)} |`,
+  );
+  const hostile = stalls.slice(2);
+  const worst = Math.max(...hostile.map((s) => Math.max(s.healthz, s.lag)));
+  const baseline = Math.max(stalls[0]?.healthz ?? 0, stalls[0]?.lag ?? 0);
+  const failed = stalls.filter((s) => s.status !== 200).length;
+  return [
+    `\n${backend}: the longest stall while the hostile pages were served: ${worst.toFixed(1)} ms (the ordinary page's: ${baseline.toFixed(1)} ms)${failed > 0 ? `, ${failed} FAILED requests` : ''}`,
+    '| case (first view) | status | request ms | longest /healthz wait ms | longest event-loop lag ms |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
