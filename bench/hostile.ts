@@ -1,4 +1,4 @@
-import { bundledLanguagesInfo } from 'shiki/langs';
+import { HOSTILE_LIMITS, HOSTILE_PAGES, LONG_PAGES } from '../test/helpers/hostile-pages.js';
 import { apiCall } from './lib.js';
 
 /**
@@ -11,26 +11,13 @@ import { apiCall } from './lib.js';
  * Used by `npm run bench:stall` and `npm run bench:published`.
  */
 
-/** The pages, as the issue measured them; their limits are raised by the server's settings. */
-export const HOSTILE_ENV = {
-  PAGE_MAX_BYTES: String(16 * 1024 * 1024),
-  PAGE_MAX_BLOCKS: '10000000',
-};
+/** The server's settings: the hostile pages are past the default limits. */
+export const HOSTILE_ENV = HOSTILE_LIMITS;
 
 const PAGES: Record<string, string> = {
   ordinary: `# Ordinary\n\n${'A paragraph of **ordinary** text with a [link](https://example.com).\n\n'.repeat(40)}`,
-  emphasis: '*a* '.repeat(120_000),
-  languages: bundledLanguagesInfo
-    .map((l) => `\`\`\`${l.id}\nx = 1 // ${l.id}\n\`\`\`\n`)
-    .join('\n'),
-  table: `| a | b |\n|---|---|\n${'| x | y |\n'.repeat(80_000)}`,
-  headings: Array.from({ length: 120_000 }, (_, i) => `## H${i % 97}`).join('\n'),
-  'code-blocks': Array.from(
-    { length: 2_500 },
-    (_, i) => `\`\`\`ts\nconst v${i} = f(${i});\n\`\`\`\n`,
-  ).join('\n'),
+  ...HOSTILE_PAGES,
 };
-const LONG_PAGES = 12;
 
 export interface HostileSite {
   /** `/s/hostile/` */
@@ -49,10 +36,8 @@ export async function seedHostile(base: string): Promise<HostileSite> {
     (await apiCall(base, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Hostile' })).id,
   );
   const changes = Object.entries(PAGES).map(([title, markdown]) => ({ title, markdown }));
-  for (let i = 0; i < LONG_PAGES; i++) {
-    const markdown = `${'Über die Straße ging ein Mädchen. '.repeat(6000)}Zielwort.`;
+  for (const [i, markdown] of LONG_PAGES.entries())
     changes.push({ title: `strasse-${i}`, markdown });
-  }
   for (const { title, markdown } of changes) {
     const crBase = `/v1/spaces/${space}/change-requests`;
     const cr = String((await apiCall(base, 'POST', crBase, {})).id);

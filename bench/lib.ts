@@ -437,14 +437,14 @@ export async function compareTargets(title: string, targets: ComparedTarget[]): 
 }
 
 /**
- * A comparison benchmark on SQLite and, when reachable, PostgreSQL (a fresh schema): starts one
- * Livery per backend, lets `prepare` seed it and name its targets (load options by kind; the
- * `baseline` kind is the reference), then compareTargets. Cleans up processes, files and schema.
+ * A Livery per backend, one after the other: SQLite and, when reachable, PostgreSQL (a fresh
+ * schema), each started (`npm start`'s command, pinned) with `env` and handed to `run`. Cleans up
+ * processes, files and schema.
  */
-export async function compareOnBackends(
-  title: string,
+export async function onBackends(
   prefix: string,
-  prepare: (base: string) => Promise<Record<string, autocannon.Options>>,
+  env: Record<string, string>,
+  run: (server: { base: string; backend: string; pid: number | undefined }) => Promise<void>,
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `livery-bench-${prefix}-`));
   const children: ChildProcess[] = [];
@@ -461,28 +461,40 @@ export async function compareOnBackends(
       process.stdout.write(`!! PostgreSQL NOT MEASURED: ${postgres.reason}\n`);
       if (postgres.explicit) process.exitCode = 1;
     }
-    const targets: ComparedTarget[] = [];
     for (const backend of backends) {
-      const { base, child } = await startLivery(
-        children,
-        backend.url,
-        join(dir, `${backend.name}.log`),
-      );
-      for (const [kind, options] of Object.entries(await prepare(base))) {
-        targets.push({
-          name: `${kind} ${backend.name}`,
-          backend: backend.name,
-          options,
-          ...(child.pid === undefined ? {} : { pid: child.pid }),
-        });
-      }
+      const log = join(dir, `${backend.name}.log`);
+      const { base, child } = await startLivery(children, backend.url, log, env);
+      await run({ base, backend: backend.name, pid: child.pid });
     }
-    await compareTargets(title, targets);
   } finally {
     for (const child of children) await stop(child);
     if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A comparison benchmark on SQLite and, when reachable, PostgreSQL: `prepare` seeds each Livery
+ * and names its targets (load options by kind; the `baseline` kind is the reference), then
+ * compareTargets.
+ */
+export async function compareOnBackends(
+  title: string,
+  prefix: string,
+  prepare: (base: string) => Promise<Record<string, autocannon.Options>>,
+): Promise<void> {
+  const targets: ComparedTarget[] = [];
+  await onBackends(prefix, {}, async ({ base, backend, pid }) => {
+    for (const [kind, options] of Object.entries(await prepare(base))) {
+      targets.push({
+        name: `${kind} ${backend}`,
+        backend,
+        options,
+        ...(pid === undefined ? {} : { pid }),
+      });
+    }
+  });
+  await compareTargets(title, targets);
 }
 
 /**

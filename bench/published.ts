@@ -1,7 +1,8 @@
 import type autocannon from 'autocannon';
 import { CODE_PAGE } from './code-page.js';
 import { seedContent } from './content-fixture.js';
-import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
+import { HOSTILE_ENV, measureStalls, seedHostile, stallReport } from './hostile.js';
+import { apiCall, compareOnBackends, onBackends, seed, TOKEN } from './lib.js';
 
 /**
  * `npm run bench:published`: the published site (issue 7) against the customization GET of the
@@ -17,7 +18,9 @@ import { apiCall, compareOnBackends, seed, TOKEN } from './lib.js';
  *   preview    POST /v1/orgs/{o}/sites/{s}/preview with a draft primary color;
  *   previewCode the same, of a page with three highlighted code blocks (nothing is cached).
  * Before the runs, it prints what a fresh process spends on the first page without code and the
- * first page with code (Shiki loaded then), and its resident memory around them.
+ * first page with code (Shiki loaded then), and its resident memory around them. After them, the
+ * longest the server's event loop stood still while the hostile pages of issue 25 were rendered
+ * (bench/hostile.ts, as `npm run bench:stall`).
  */
 
 const KINDS = [
@@ -49,6 +52,11 @@ async function main(): Promise<void> {
     const { getUrl } = await seed(base, 0);
     const site = await publish(base, getUrl);
     return Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, site)]));
+  });
+  await onBackends('benchph', HOSTILE_ENV, async ({ base, backend }) => {
+    const stalls = await measureStalls(base, await seedHostile(base), `Bearer ${TOKEN}`);
+    process.stdout.write(`${stallReport(backend, stalls)}\n`);
+    if (stalls.some((s) => s.status !== 200)) process.exitCode = 1;
   });
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bundledLanguagesInfo } from 'shiki/langs';
 import { createTestApp, expectStatus, type TestContext } from './helpers/app.js';
+import { HOSTILE_LIMITS, HOSTILE_PAGES, LONG_PAGES } from './helpers/hostile-pages.js';
 import { byTitle, newSpace, publishChanges } from './helpers/insights.js';
 
 /**
@@ -19,37 +19,25 @@ let site: string;
 let spaceId: string;
 const pages: Record<string, string> = {};
 
-/** What each hostile page holds (the sizes the issue measured). */
 const HOSTILE: Record<string, string> = {
-  // A 480 KB paragraph of emphasis: unresponsive for over two minutes (16 KB: 9–12 s).
-  Emphasis: '*a* '.repeat(120_000),
-  // One block in each of Shiki's 241 languages: 3.5–7.3 s to render.
-  Languages: bundledLanguagesInfo
-    .map((l) => `\`\`\`${l.id}\nx = 1 // ${l.id}\n\`\`\`\n`)
-    .join('\n'),
-  // A table of 80,000 rows: page 1.7–4.8 s, its document up to 8 s.
-  Table: `| a | b |\n|---|---|\n${'| x | y |\n'.repeat(80_000)}`,
-  // 120,000 headings: up to 5.6 s.
-  Headings: Array.from({ length: 120_000 }, (_, i) => `## H${i % 97}`).join('\n'),
+  Emphasis: HOSTILE_PAGES.emphasis,
+  Languages: HOSTILE_PAGES.languages,
+  Table: HOSTILE_PAGES.table,
+  Headings: HOSTILE_PAGES.headings,
 };
 
 before(async () => {
   // The operator raised the limits: pages this large can be stored, and must still be served.
-  t = await createTestApp({ PAGE_MAX_BLOCKS: '10000000', PAGE_MAX_BYTES: '16777216' });
+  t = await createTestApp(HOSTILE_LIMITS);
   spaceId = await newSpace(t, 'Hostile');
   const changes = Object.entries(HOSTILE).map(([title, markdown]) => ({
     operation: 'insert_page',
     title,
     document: { markdown },
   }));
-  // Twelve long non-ASCII pages, a search term at the end of each.
-  for (let i = 0; i < 12; i++) {
-    changes.push({
-      operation: 'insert_page',
-      title: `Straße ${i}`,
-      document: { markdown: `${'Über die Straße ging ein Mädchen. '.repeat(6000)}Zielwort.` },
-    });
-  }
+  LONG_PAGES.forEach((markdown, i) => {
+    changes.push({ operation: 'insert_page', title: `Straße ${i}`, document: { markdown } });
+  });
   const tree = await publishChanges(t, spaceId, changes);
   for (const title of Object.keys(HOSTILE)) pages[title] = byTitle(tree, title).id;
   const created = await t.request({

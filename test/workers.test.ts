@@ -15,14 +15,13 @@ import { newSpace, publishChanges } from './helpers/insights.js';
 /** About 2 s of parsing on a worker thread, within the default page limits (2 MB, one block). */
 const SLOW = '*a* '.repeat(500_000);
 
+/** A render pool of one thread with the heap given. */
+const renderPool = (heapMb: number) =>
+  new TaskPool<typeof RenderTasks>({ module: 'render-tasks', threads: 1, queue: 4, heapMb });
+
 describe('the pool', () => {
   test('a task past its time limit fails alone; its thread is replaced', async () => {
-    const pool = new TaskPool<typeof RenderTasks>({
-      module: 'render-tasks',
-      threads: 1,
-      queue: 4,
-      heapMb: 512,
-    });
+    const pool = renderPool(512);
     try {
       await assert.rejects(pool.run('pageBlocks', [SLOW], 50), TaskTimedOut);
       assert.deepEqual(await pool.run('pageBlocks', ['# One\n\ntwo']), [2]);
@@ -32,12 +31,7 @@ describe('the pool', () => {
   });
 
   test('a thread out of memory fails its task alone; the next task runs', async () => {
-    const pool = new TaskPool<typeof RenderTasks>({
-      module: 'render-tasks',
-      threads: 1,
-      queue: 4,
-      heapMb: 16,
-    });
+    const pool = renderPool(16);
     try {
       const table = `| a | b |\n|---|---|\n${'| x | y |\n'.repeat(200_000)}`;
       await assert.rejects(pool.run('pageBlocks', [table]), TaskFailed);
@@ -48,12 +42,7 @@ describe('the pool', () => {
   });
 
   test('a closed pool takes no task', async () => {
-    const pool = new TaskPool<typeof RenderTasks>({
-      module: 'render-tasks',
-      threads: 1,
-      queue: 4,
-      heapMb: 64,
-    });
+    const pool = renderPool(64);
     await pool.close();
     await assert.rejects(pool.run('pageBlocks', ['x']), /closed/);
   });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { sendJsonText } from '../../http/json-text.js';
 import { responses } from '../../http/schemas.js';
@@ -14,7 +15,7 @@ import {
   RevisionSchema,
   TreeReadQuery,
 } from './schemas.js';
-import type { ContentService, ContentSource } from './service.js';
+import type { ContentService, ContentSource, PresentedPage } from './service.js';
 
 const CR_PARAMS = {
   ...SpaceParams.properties,
@@ -42,6 +43,10 @@ const sourceOf = (params: Params): ContentSource =>
     : params.revisionId !== undefined
       ? { kind: 'revision', revisionId: params.revisionId }
       : { kind: 'space' };
+
+/** A page read: with its document, JSON bytes sent as they are; else the route's serializer. */
+const sendPage = (reply: FastifyReply, page: PresentedPage | Buffer) =>
+  Buffer.isBuffer(page) ? sendJsonText(reply, page) : page;
 
 interface Source {
   /** The revision's URL; its pages are at `/pages`, `/page/{pageId}` and `/path/{pagePath}` below. */
@@ -166,13 +171,11 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
       },
       async (request, reply) => {
         const { spaceId, pageId } = request.params;
-        const page = await content.pageById(
-          spaceId,
-          sourceOf(request.params),
-          pageId,
-          request.query.format,
+        const source = sourceOf(request.params);
+        return sendPage(
+          reply,
+          await content.pageById(spaceId, source, pageId, request.query.format),
         );
-        return Buffer.isBuffer(page) ? sendJsonText(reply, page) : page;
       },
     );
 
@@ -214,13 +217,11 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
       },
       async (request, reply) => {
         const { spaceId, '*': path } = request.params;
-        const page = await content.pageByPath(
-          spaceId,
-          sourceOf(request.params),
-          path,
-          request.query.format,
+        const source = sourceOf(request.params);
+        return sendPage(
+          reply,
+          await content.pageByPath(spaceId, source, path, request.query.format),
         );
-        return Buffer.isBuffer(page) ? sendJsonText(reply, page) : page;
       },
     );
   }
