@@ -5,10 +5,8 @@ import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { Representation } from '../../versioned.js';
 import { encodeSegment } from '../../well-formed-text.js';
-import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
-import { pageTableOf } from '../content/page-table.js';
+import type { Workers } from '../../workers/index.js';
 import type { ContentService } from '../content/service.js';
-import type { StoredPage } from '../content/tree.js';
 import { renderableSettings, warnLeftOut } from '../customization/renderable.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
@@ -19,16 +17,14 @@ import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access.js';
 import { locateVariant } from './address.js';
 import { contentTag } from './assets.js';
-import { PAGE_BUDGET_MS } from './code-highlight.js';
 import { pageCsp } from './csp.js';
 import { derivedBy } from './derived.js';
-import { answerAt, type BodyOf, type PageAnswer, sizeOf } from './page-answer.js';
-import { plainBody } from './page-body.js';
-import { publicRootOf, type SiteFrame, signInView, variantBase } from './page-builder.js';
+import { answerAt, type PageAnswer, sizeOf } from './page-answer.js';
+import { bodiesOf } from './page-bodies.js';
+import { publicRootOf, type SiteFrame, signInView } from './page-builder.js';
 import { renderPage } from './page-html.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
 import { SiteAccess, type Visitor } from './site-access.js';
-import { stringsFor } from './strings.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
@@ -129,7 +125,7 @@ export class PublishedSiteService {
       frame,
       located.pagePath,
       this.deps.apiBase,
-      this.bodies(frame, log, shown),
+      bodiesOf(this.deps.workers, frame, log, shown),
     );
     // A page shown as its text is tried again after a while: it may have run out of time only
     // because the machine was busy. Meanwhile its views cost nothing.
@@ -140,48 +136,6 @@ export class PublishedSiteService {
       sizeOf(answer),
     );
     return answer;
-  }
-
-  /**
-   * Page bodies of a frame, rendered on a worker thread (page-body.ts). A body that takes longer
-   * than RENDER_BUDGET_MS, or whose thread fails, is the page's text with a notice, logged; a
-   * full queue is the 503 of load shedding (workers/pool.ts), never a long wait.
-   */
-  private bodies(
-    frame: SiteFrame & { revisionId: string },
-    log: RenderLog,
-    shown: { asText: boolean } = { asText: false },
-  ): BodyOf {
-    const { settings } = frame;
-    const budgetMs = this.deps.workers.config.renderBudgetMs;
-    return async (page: StoredPage, path: string) => {
-      const markdown = page.markdown ?? '';
-      try {
-        return await this.deps.workers.render.run(
-          'pageBody',
-          {
-            markdown,
-            title: page.title,
-            path,
-            pages: pageTableOf(frame.revisionId, frame.tree),
-            base: variantBase(frame.root, frame.variant),
-            newTab: settings.externalLinks.target === 'blank',
-            themes: settings.styling.codeTheme.default,
-            highlightMs: Math.min(PAGE_BUDGET_MS, budgetMs / 2),
-          },
-          budgetMs,
-        );
-      } catch (error) {
-        if (!(error instanceof TaskTimedOut || error instanceof TaskFailed)) throw error;
-        log.warn(
-          { err: error, pageId: page.id, spaceId: frame.variant.spaceId, bytes: markdown.length },
-          'published page shown as its text: its body could not be rendered',
-        );
-        shown.asText = true;
-        const t = stringsFor(settings.internationalization.locale);
-        return plainBody(markdown, error instanceof TaskTimedOut ? t.pageTooLarge : t.pageFailed);
-      }
-    };
   }
 
   /**
@@ -312,7 +266,12 @@ export class PublishedSiteService {
     // No stylesheet address serves unsaved settings: the theme goes inline.
     frame.inlineThemeCss = themeCss(frame.settings, `${this.deps.publicUrl}@livery/fonts/`);
     const pagePath = (input.pagePath ?? '').replace(/^\/+|\/+$/g, '');
-    const answer = await answerAt(frame, pagePath, this.deps.apiBase, this.bodies(frame, log));
+    const answer = await answerAt(
+      frame,
+      pagePath,
+      this.deps.apiBase,
+      bodiesOf(this.deps.workers, frame, log),
+    );
     if (answer.kind !== 'html' || answer.status === 404) {
       throw badRequest(
         `body.pagePath: no document page at ${JSON.stringify(input.pagePath)} in this site-space`,
