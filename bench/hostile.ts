@@ -1,10 +1,11 @@
+import { Worker } from 'node:worker_threads';
 import { HOSTILE_LIMITS, HOSTILE_PAGES, LONG_PAGES } from '../test/helpers/hostile-pages.js';
 import { apiCall } from './lib.js';
 
 /**
  * The hostile pages of issue 25, in a published site of their own, and what serving each costs
  * the rest of the server: while a page is requested (its first view, nothing cached), a prober
- * sends `GET /healthz` one after another, and the server's own event-loop lag is read from
+ * (a thread of its own) sends `GET /healthz` one after another, and the server's event-loop lag is read from
  * /metrics (prom-client's `nodejs_eventloop_lag_max_seconds`, reset at each scrape). The
  * longest /healthz wait and the longest lag are the longest the request thread stood still.
  * The same is measured while an ordinary page is requested, as the baseline of the same run.
@@ -106,28 +107,42 @@ export async function measureStalls(
   return stalls;
 }
 
+/**
+ * The prober: a thread of its own, so that it measures the server and not this process, which
+ * meanwhile receives the answer being measured (tens of MB for a document).
+ */
+const PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+let busy = true;
+let longest = 0;
+parentPort.on('message', () => { busy = false; });
+(async () => {
+  while (busy) {
+    const start = performance.now();
+    await (await fetch(workerData + '/healthz')).arrayBuffer();
+    longest = Math.max(longest, performance.now() - start);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  parentPort.postMessage(longest);
+})();
+`;
+
 async function measured(
   base: string,
   name: string,
   request: () => Promise<Response>,
 ): Promise<Stall> {
   await lagSinceLastScrape(base); // resets the server's histogram
-  let busy = true;
-  let healthz = 0;
-  const prober = (async () => {
-    while (busy) {
-      const start = performance.now();
-      await (await fetch(`${base}/healthz`)).arrayBuffer();
-      healthz = Math.max(healthz, performance.now() - start);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  })();
+  const prober = new Worker(PROBER, { eval: true, workerData: base });
+  const probed = new Promise<number>((resolve) => prober.once('message', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the prober is running
   const start = performance.now();
   const response = await request();
   await response.arrayBuffer();
   const took = performance.now() - start;
-  busy = false;
-  await prober;
+  prober.postMessage('stop');
+  const healthz = await probed;
+  await prober.terminate();
   const lag = await lagSinceLastScrape(base);
   return { name, status: response.status, took, healthz, lag };
 }

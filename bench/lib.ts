@@ -436,15 +436,21 @@ export async function compareTargets(title: string, targets: ComparedTarget[]): 
   }
 }
 
+export interface BenchServer {
+  base: string;
+  backend: string;
+  pid: number | undefined;
+}
+
 /**
- * A Livery per backend, one after the other: SQLite and, when reachable, PostgreSQL (a fresh
- * schema), each started (`npm start`'s command, pinned) with `env` and handed to `run`. Cleans up
+ * A Livery per backend: SQLite and, when reachable, PostgreSQL (a fresh schema), each started
+ * (`npm start`'s command, pinned) with `env`, all running while `run` gets them. Cleans up
  * processes, files and schema.
  */
-export async function onBackends(
+export async function withBackends(
   prefix: string,
   env: Record<string, string>,
-  run: (server: { base: string; backend: string; pid: number | undefined }) => Promise<void>,
+  run: (servers: BenchServer[]) => Promise<void>,
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `livery-bench-${prefix}-`));
   const children: ChildProcess[] = [];
@@ -461,11 +467,13 @@ export async function onBackends(
       process.stdout.write(`!! PostgreSQL NOT MEASURED: ${postgres.reason}\n`);
       if (postgres.explicit) process.exitCode = 1;
     }
+    const servers: BenchServer[] = [];
     for (const backend of backends) {
       const log = join(dir, `${backend.name}.log`);
       const { base, child } = await startLivery(children, backend.url, log, env);
-      await run({ base, backend: backend.name, pid: child.pid });
+      servers.push({ base, backend: backend.name, pid: child.pid });
     }
+    await run(servers);
   } finally {
     for (const child of children) await stop(child);
     if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
@@ -476,25 +484,27 @@ export async function onBackends(
 /**
  * A comparison benchmark on SQLite and, when reachable, PostgreSQL: `prepare` seeds each Livery
  * and names its targets (load options by kind; the `baseline` kind is the reference), then
- * compareTargets.
+ * compareTargets, every server running.
  */
 export async function compareOnBackends(
   title: string,
   prefix: string,
   prepare: (base: string) => Promise<Record<string, autocannon.Options>>,
 ): Promise<void> {
-  const targets: ComparedTarget[] = [];
-  await onBackends(prefix, {}, async ({ base, backend, pid }) => {
-    for (const [kind, options] of Object.entries(await prepare(base))) {
-      targets.push({
-        name: `${kind} ${backend}`,
-        backend,
-        options,
-        ...(pid === undefined ? {} : { pid }),
-      });
+  await withBackends(prefix, {}, async (servers) => {
+    const targets: ComparedTarget[] = [];
+    for (const { base, backend, pid } of servers) {
+      for (const [kind, options] of Object.entries(await prepare(base))) {
+        targets.push({
+          name: `${kind} ${backend}`,
+          backend,
+          options,
+          ...(pid === undefined ? {} : { pid }),
+        });
+      }
     }
+    await compareTargets(title, targets);
   });
-  await compareTargets(title, targets);
 }
 
 /**

@@ -2,7 +2,7 @@ import type autocannon from 'autocannon';
 import { CODE_PAGE } from './code-page.js';
 import { seedContent } from './content-fixture.js';
 import { HOSTILE_ENV, measureStalls, seedHostile, stallReport } from './hostile.js';
-import { apiCall, compareOnBackends, onBackends, seed, TOKEN } from './lib.js';
+import { apiCall, compareOnBackends, seed, TOKEN, withBackends } from './lib.js';
 
 /**
  * `npm run bench:published`: the published site (issue 7) against the customization GET of the
@@ -53,10 +53,12 @@ async function main(): Promise<void> {
     const site = await publish(base, getUrl);
     return Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, site)]));
   });
-  await onBackends('benchph', HOSTILE_ENV, async ({ base, backend }) => {
-    const stalls = await measureStalls(base, await seedHostile(base), `Bearer ${TOKEN}`);
-    process.stdout.write(`${stallReport(backend, stalls)}\n`);
-    if (stalls.some((s) => s.status !== 200)) process.exitCode = 1;
+  await withBackends('benchph', HOSTILE_ENV, async (servers) => {
+    for (const { base, backend } of servers) {
+      const stalls = await measureStalls(base, await seedHostile(base), `Bearer ${TOKEN}`);
+      process.stdout.write(`${stallReport(backend, stalls)}\n`);
+      if (stalls.some((s) => s.status !== 200)) process.exitCode = 1;
+    }
   });
 }
 

@@ -1,5 +1,5 @@
 import { HOSTILE_ENV, measureStalls, seedHostile, stallReport } from './hostile.js';
-import { machine, onBackends, placement, TOKEN } from './lib.js';
+import { machine, placement, TOKEN, withBackends } from './lib.js';
 
 /**
  * `npm run bench:stall`: the hostile pages of issue 25 (bench/hostile.ts) served by a fresh Livery
@@ -8,8 +8,10 @@ import { machine, onBackends, placement, TOKEN } from './lib.js';
  * loop stands still, against an ordinary page in the same run. Prints a table per backend.
  */
 process.stdout.write(`Stall benchmark: ${placement()}, ${machine()}\n`);
-await onBackends('benchst', HOSTILE_ENV, async ({ base, backend }) => {
-  const stalls = await measureStalls(base, await seedHostile(base), `Bearer ${TOKEN}`);
-  process.stdout.write(`${stallReport(backend, stalls)}\n`);
-  if (stalls.some((s) => s.status !== 200)) process.exitCode = 1;
+await withBackends('benchst', HOSTILE_ENV, async (servers) => {
+  for (const { base, backend } of servers) {
+    const stalls = await measureStalls(base, await seedHostile(base), `Bearer ${TOKEN}`);
+    process.stdout.write(`${stallReport(backend, stalls)}\n`);
+    if (stalls.some((s) => s.status !== 200)) process.exitCode = 1;
+  }
 });
