@@ -24,6 +24,7 @@ const HOSTILE: Record<string, string> = {
   Languages: HOSTILE_PAGES.languages,
   Table: HOSTILE_PAGES.table,
   Headings: HOSTILE_PAGES.headings,
+  'Code-blocks': HOSTILE_PAGES['code-blocks'],
 };
 
 before(async () => {
@@ -92,8 +93,8 @@ describe('hostile pages are served without stalling the server', () => {
       assertNotStalled(title, m);
     });
 
-    // Documents are not highlighted: the languages page is an ordinary one there.
-    if (title === 'Languages') continue;
+    // Documents are not highlighted: these pages are ordinary ones there.
+    if (title === 'Languages' || title === 'Code-blocks') continue;
     test(`${title}: its document (…/document, a read a site token may make)`, async () => {
       const revision = expectStatus(
         await t.request({ method: 'GET', url: `/v1/spaces/${spaceId}/content` }),
