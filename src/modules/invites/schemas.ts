@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { OrNull } from '../customization/schema-kit.js';
+import { OrNull } from '../../http/schema-helpers.js';
 import { UserSchema } from '../identity/schemas.js';
 import { MemberRoleSchema } from '../members/schemas.js';
 

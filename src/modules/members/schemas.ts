@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Enum, OrNull } from '../customization/schema-kit.js';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { MEMBER_ROLES, UserSchema } from '../identity/schemas.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { sendJsonText } from '../../http/json-text.js';
 import { memberRoleOf } from '../../http/permission-checks.js';
 import { responses, SiteParams } from '../../http/schemas.js';
-import { SettingsSchema } from '../customization/settings-schema.js';
+import { SettingsSchema } from '../../settings/settings-schema.js';
 import { setRendererCache, siteTag, spaceTag } from '../revalidation/cache-headers.js';
 import { SiteSchema, SiteSpaceSchema } from '../sites/schemas.js';
 import type { Reader, RendererReadsService } from './service.js';

@@ -1,5 +1,5 @@
+import type { Settings } from '../../settings/settings-schema.js';
 import type { Revision } from '../content/repository.js';
-import type { Settings } from '../customization/settings-schema.js';
 
 /**
  * What a site token may read (docs/renderer.md, "What a site token reads"): the one allow-list.

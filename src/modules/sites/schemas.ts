@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
-import { Enum, OrNull } from '../customization/schema-kit.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 import { SITE_INPUTS } from './unsupported.js';
 import { SiteVisibilitySchema } from './visibility.js';

@@ -1,4 +1,4 @@
-import { Enum } from '../customization/schema-kit.js';
+import { Enum } from '../../http/schema-helpers.js';
 
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
+import { TRANSLATION_LANGUAGES } from '../../settings/vocabulary.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
-import { Enum, OrNull } from '../customization/schema-kit.js';
-import { TRANSLATION_LANGUAGES } from '../customization/vocabulary.js';
 import { SiteVisibilitySchema } from '../sites/visibility.js';
 import { SPACE_INPUTS } from './unsupported.js';
 

@@ -1,7 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { HEADER_ORIGIN_KEYWORD } from '../../http-origin.js';
+import { Enum, nullable } from '../http/schema-helpers.js';
+import { HEADER_ORIGIN_KEYWORD } from '../http-origin.js';
 import { ContentRefSchema } from './content-ref.js';
-import { Enum, Leaf, nullable, withInputForm } from './schema-kit.js';
+import { Leaf, withInputForm } from './schema-kit.js';
 import {
   CODE_THEMES,
   FONTS,
