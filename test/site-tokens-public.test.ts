@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TSchema } from 'typebox';
-import { PERMISSIONS } from '../src/modules/identity/permissions.js';
+import { PERMISSIONS } from '../src/modules/access/permissions.js';
 import {
   Publication,
   SETTINGS_PUBLICATION,

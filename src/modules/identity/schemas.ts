@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Enum } from '../../http/schema-helpers.js';
-import { SCOPES } from './permissions.js';
+import { SCOPES } from '../access/permissions.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Uri = Type.String({ format: 'uri' });

@@ -180,7 +180,7 @@ export class PublishedSiteService {
   }
 
   /**
-   * Settings without what cannot be rendered (customization/renderable.ts), once per settings
+   * Settings without what cannot be rendered (settings/renderable.ts), once per settings
    * object: what is left out is logged once per settings version, not on every request.
    */
   private renderable(settings: Settings, log: RenderLog): Settings {

@@ -1,7 +1,7 @@
 import type { SiteRow } from '../../db/schema.js';
 import { invalidToken } from '../../errors.js';
-import { BEARER } from '../../http/auth.js';
-import { roleAtLeast } from '../identity/permissions.js';
+import { BEARER } from '../access/auth.js';
+import { roleAtLeast } from '../access/permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ShareLinksService } from '../share-links/service.js';
 import type { SiteVisibility } from '../sites/visibility.js';

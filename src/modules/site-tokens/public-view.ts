@@ -9,7 +9,7 @@ import type { Revision } from '../content/repository.js';
  * out, so a field added later stays unpublished until it is listed.
  *
  * `SITE_TOKEN_READS` says, for every operation the permission table opens to site tokens, how
- * its answer is made public; http/site-token-answers.ts applies it to every such answer.
+ * its answer is made public; access/site-token-answers.ts applies it to every such answer.
  */
 
 // ---------------------------------------------------------------------------------------------

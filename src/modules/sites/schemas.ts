@@ -44,7 +44,7 @@ const Condition = Type.String({
 
 const can = (description: string) => Type.Boolean({ description });
 
-/** What the caller may do with the site, from their role (identity/record-permissions.ts). */
+/** What the caller may do with the site, from their role (access/record-permissions.ts). */
 const SitePermissionsSchema = Type.Object({
   view: can('Can the user view the site'),
   access: can('Can the user access the site (Livery has no separate app: as view)'),

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type TObject, Type } from 'typebox';
 import { AppError, notFound } from '../../errors.js';
 import { markDeprecated } from '../../http/deprecation.js';
-import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
 import { SiteParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
-import { seesSpaces } from '../identity/permissions.js';
+import { memberRoleOf, principalOf } from '../access/permission-checks.js';
+import { seesSpaces } from '../access/permissions.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { SitesService } from './service.js';
 
