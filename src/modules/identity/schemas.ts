@@ -7,6 +7,11 @@ const Uri = Type.String({ format: 'uri' });
 
 export const MEMBER_ROLES = ['admin', 'create', 'edit', 'review', 'comment', 'read'] as const;
 
+export const MemberRoleSchema = Enum(
+  MEMBER_ROLES,
+  'admin: manages everything; create: creates content; review: reviews; edit: edits; comment: comments; read: reads',
+);
+
 export const UserSchema = Type.Object(
   {
     object: Type.Literal('user'),

@@ -2,8 +2,8 @@ import { type Static, Type } from 'typebox';
 import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
 import { SpaceSchema } from '../spaces/schemas.js';
+import { SiteVisibilitySchema } from '../spaces/site-visibility.js';
 import { SITE_INPUTS } from './unsupported.js';
-import { SiteVisibilitySchema } from './visibility.js';
 
 const SITE_TYPES = [
   'basic',

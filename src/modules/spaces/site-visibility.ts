@@ -3,6 +3,8 @@ import { Enum } from '../../http/schema-helpers.js';
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
 
+// Here, below sites/ (which shows spaces): a space's deprecated `visibility` field speaks it too.
+
 /** Who may see a published site (docs/sites.md). */
 export const SiteVisibilitySchema = Enum(
   SITE_VISIBILITIES,
