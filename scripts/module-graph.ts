@@ -7,9 +7,10 @@
  * An edge is *runtime* unless the statement is `import type` / `export type`: only runtime edges
  * make a load-order cycle, so only they are checked for cycles (test/module-graph.test.ts).
  *
- * `npm run docs:module-graph` prints the mermaid block of docs/architecture.md from the code.
+ * `npm run docs:module-graph` prints the mermaid block of docs/architecture.md from the code
+ * (`npm run docs:module-graph -- --write` puts it there).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -165,6 +166,27 @@ export function mermaidGraph(edges: readonly ImportEdge[], src = join(ROOT, 'src
   return ['```mermaid', 'graph LR', ...lines, '```'].join('\n');
 }
 
+/** docs/architecture.md, and its picture between the two marker comments. */
+export const ARCHITECTURE_DOC = join(ROOT, 'docs/architecture.md');
+const PICTURE = /(<!-- module-graph:[^\n]*-->\n)([\s\S]*?)(\n<!-- \/module-graph -->)/;
+
+/** The picture docs/architecture.md shows now, or undefined when its markers are missing. */
+export function documentedGraph(doc = readFileSync(ARCHITECTURE_DOC, 'utf8')): string | undefined {
+  return PICTURE.exec(doc)?.[2];
+}
+
+// `npm run docs:module-graph` prints the picture; with `-- --write` it replaces the doc's.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.stdout.write(`${mermaidGraph(importEdges())}\n`);
+  const picture = mermaidGraph(importEdges());
+  if (process.argv.includes('--write')) {
+    const doc = readFileSync(ARCHITECTURE_DOC, 'utf8');
+    if (documentedGraph(doc) === undefined) throw new Error('docs/architecture.md: no markers');
+    writeFileSync(
+      ARCHITECTURE_DOC,
+      doc.replace(PICTURE, (_, open, _old, close) => open + picture + close),
+    );
+    process.stdout.write('docs/architecture.md: module graph written\n');
+  } else {
+    process.stdout.write(`${picture}\n`);
+  }
 }

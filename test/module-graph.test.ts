@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   cycles,
+  documentedGraph,
   type ImportEdge,
   importEdges,
   isModule,
+  mermaidGraph,
   runtimeGraph,
 } from '../scripts/module-graph.js';
 
@@ -60,5 +62,14 @@ describe('the module graph', () => {
       (edge) => edge.fromFile.startsWith('db/migrations/') && !edge.toFile.startsWith('db/'),
     );
     assert.equal(list(found), '');
+  });
+
+  test('docs/architecture.md pictures the module graph as it is', () => {
+    const current = mermaidGraph(edges);
+    assert.equal(
+      documentedGraph(),
+      current,
+      `docs/architecture.md's module graph differs from the code: run \`npm run docs:module-graph -- --write\` (or paste):\n${current}`,
+    );
   });
 });
