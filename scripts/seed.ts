@@ -27,18 +27,18 @@ import { isPostgres } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { SiteRow, SiteSpaceRow, SpaceRow } from '../src/db/schema.js';
 import { createBodyAjv } from '../src/http/validation.js';
-import { canonicalPatch } from '../src/modules/customization/canonical.js';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
-import { mergeOverride, settingsFromInput } from '../src/modules/customization/merge.js';
-import {
-  OverridePatchSchema,
-  SettingsInputSchema,
-  type SettingsPatch,
-} from '../src/modules/customization/settings-schema.js';
 import { IdentityRepository } from '../src/modules/identity/repository.js';
 import { IdentityService } from '../src/modules/identity/service.js';
 import { generateToken, hashToken } from '../src/modules/identity/tokens.js';
 import { initialRevisionRow, newSpaceRow } from '../src/modules/spaces/service.js';
+import { canonicalPatch } from '../src/settings/canonical.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import { mergeOverride, settingsFromInput } from '../src/settings/merge.js';
+import {
+  OverridePatchSchema,
+  SettingsInputSchema,
+  type SettingsPatch,
+} from '../src/settings/settings-schema.js';
 import { slugify, uniqueSlug } from '../src/slug.js';
 import { Urls } from '../src/urls.js';
 

@@ -6,7 +6,6 @@ import { Type } from 'typebox';
 import { registerBrowserFacing } from './browser-facing.js';
 import type { Config } from './config.js';
 import { type Db, freshnessFenceOf } from './db/database.js';
-import { installAccessControl, installPermissions } from './http/auth.js';
 import { installErrorHandlers } from './http/error-handler.js';
 import { installExpectationCheck } from './http/expect.js';
 import { frameworkErrors } from './http/framework-errors.js';
@@ -16,9 +15,11 @@ import { indexMethods } from './http/method-index.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
 import { requestIdFrom } from './http/request-id.js';
-import { installSiteTokenAnswers } from './http/site-token-answers.js';
 import { installTextGuard } from './http/text-guard.js';
 import { installValidators } from './http/validation.js';
+import { installAccessControl, installPermissions } from './modules/access/auth.js';
+import { principalOf } from './modules/access/permission-checks.js';
+import { installSiteTokenAnswers } from './modules/access/site-token-answers.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { AuditService } from './modules/audit/service.js';
@@ -48,6 +49,7 @@ import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
 import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
+import { plain404 } from './modules/published/routes.js';
 import { PublishedSiteService } from './modules/published/service.js';
 import { rendererRoutes } from './modules/renderer/routes.js';
 import { RendererReadsService } from './modules/renderer/service.js';
@@ -227,7 +229,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: false, // installOperations answers the 503 of a closing server
     ...serverTimeouts(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
-    frameworkErrors,
+    frameworkErrors: (error, request, reply) => frameworkErrors(error, request, reply, plain404),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const methods = indexMethods(app);
@@ -314,7 +316,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       );
       installSiteTokenAnswers(v1);
       installRateLimit(v1, config.rateLimitPerMinute);
-      installIdempotency(v1, { db: deps.db });
+      installIdempotency(v1, {
+        db: deps.db,
+        keyOwnerOf: (request) => principalOf(request).userId,
+      });
       v1.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, security: [{ user: [] }] };
       });

@@ -12,7 +12,7 @@ import { studioSessionRoutes } from './modules/studio/session-routes.js';
  * What browsers use, outside the API's auth: the published sites (docs/published-site.md) and
  * Livery Studio (docs/studio.md). One scope with @fastify/cookie: the visitors' cookies, the
  * studio's session and CSRF secret. Not /v1, whose every request would pay for the plugin's
- * hooks: http/auth.ts parses the cookies of the rare /v1 request without an Authorization
+ * hooks: access/auth.ts parses the cookies of the rare /v1 request without an Authorization
  * header, with the plugin's parser, and checks the studio's CSRF tokens with the check this
  * answers.
  */

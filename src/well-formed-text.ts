@@ -7,7 +7,7 @@
  *   escape, through JSON documents), and `encodeURIComponent` throws on it.
  *
  * The HTTP layer refuses both wherever a client's text comes in (http/text-guard.ts); rendering
- * leaves out what was stored before that (customization/renderable.ts).
+ * leaves out what was stored before that (settings/renderable.ts).
  */
 export type TextProblem = 'nul' | 'lone-surrogate';
 

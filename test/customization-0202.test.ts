@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { up as upgrade0010 } from '../src/db/migrations/0010_customization_0202.js';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
 import {
   createSite,
   createTestApp,

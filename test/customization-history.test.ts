@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
 import {
   createSite,
   createTestApp,

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalPatch, pageActionsOf } from '../src/modules/customization/canonical.js';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
-import { applyPatch, type JsonPatch } from '../src/modules/customization/json-patch.js';
-import { effectiveSettings, type JsonValue } from '../src/modules/customization/merge.js';
+import { canonicalPatch, pageActionsOf } from '../src/settings/canonical.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import { applyPatch, type JsonPatch } from '../src/settings/json-patch.js';
+import { effectiveSettings, type JsonValue } from '../src/settings/merge.js';
 import {
   OverridePatchSchema,
   type Settings,
   type SettingsPatch,
   SettingsSchema,
-} from '../src/modules/customization/settings-schema.js';
+} from '../src/settings/settings-schema.js';
 import {
   createSite,
   createTestApp,

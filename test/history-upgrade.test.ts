@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createMigrator } from '../src/db/migrate.js';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
-import { applyPatch, type JsonPatch } from '../src/modules/customization/json-patch.js';
-import type { JsonValue } from '../src/modules/customization/merge.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import { applyPatch, type JsonPatch } from '../src/settings/json-patch.js';
+import type { JsonValue } from '../src/settings/merge.js';
 import { createSite, createTestApp, expectStatus, type TestContext } from './helpers/app.js';
 import { BACKEND } from './helpers/backend.js';
 

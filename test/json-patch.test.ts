@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { applyPatch, diff, type JsonPatch } from '../src/modules/customization/json-patch.js';
-import type { JsonValue } from '../src/modules/customization/merge.js';
+import { applyPatch, diff, type JsonPatch } from '../src/settings/json-patch.js';
+import type { JsonValue } from '../src/settings/merge.js';
 
 /** An object with these members in this order; `__proto__` stays an own, plain member. */
 const object = (...entries: [string, JsonValue][]): JsonValue => Object.fromEntries(entries);

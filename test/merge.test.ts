@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
 import {
   effectiveSettings,
   isEmptyOverride,
   mergeOverride,
   type Override,
   settingsFromInput,
-} from '../src/modules/customization/merge.js';
-import type { Settings, SettingsPatch } from '../src/modules/customization/settings-schema.js';
+} from '../src/settings/merge.js';
+import type { Settings, SettingsPatch } from '../src/settings/settings-schema.js';
 
 const red = { light: '#ff0000', dark: '#880000' };
 const blue = { light: '#0000ff', dark: '#000088' };

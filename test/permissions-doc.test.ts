@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { PERMISSIONS } from '../src/modules/identity/permissions.js';
-import { renderPermissionsDoc } from '../src/modules/identity/permissions-doc.js';
+import { PERMISSIONS } from '../src/modules/access/permissions.js';
+import { renderPermissionsDoc } from '../src/modules/access/permissions-doc.js';
 import { createTestApp } from './helpers/app.js';
 
 test('docs/permissions.md is the rendering of the table the code enforces', () => {

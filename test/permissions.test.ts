@@ -6,7 +6,7 @@ import {
   type OrgRole,
   PERMISSIONS,
   roleAtLeast,
-} from '../src/modules/identity/permissions.js';
+} from '../src/modules/access/permissions.js';
 import {
   createSite,
   createTestApp,
@@ -17,7 +17,7 @@ import {
 } from './helpers/app.js';
 
 /**
- * The permission matrix (src/modules/identity/permissions.ts), table-driven: every operation of
+ * The permission matrix (src/modules/access/permissions.ts), table-driven: every operation of
  * the table is called by a member of each role and by a non-member, each with an unscoped token.
  * What each cell must answer is derived from PERMISSIONS itself: the operation's success status
  * when the role suffices, else a 403 naming the role needed; a non-member gets the answer for a

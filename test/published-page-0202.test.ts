@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Settings } from '../src/modules/customization/settings-schema.js';
-import type { PageAction } from '../src/modules/customization/vocabulary.js';
 import { localized } from '../src/modules/published/localized.js';
 import { menuEntries, shownActions } from '../src/modules/published/page-actions.js';
 import { type PageView, renderPage } from '../src/modules/published/page-html.js';
 import { stringsFor } from '../src/modules/published/strings.js';
+import type { Settings } from '../src/settings/settings-schema.js';
+import type { PageAction } from '../src/settings/vocabulary.js';
 import { pageView, settings, url } from './helpers/page-view.js';
 
 /**

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { SOCIAL_PLATFORMS, type SocialPlatform } from '../src/modules/customization/vocabulary.js';
 import { PLATFORM_NAMES, profileUrl } from '../src/modules/published/social.js';
 import { BRAND_ICONS } from '../src/modules/published/social-icons.js';
+import { SOCIAL_PLATFORMS, type SocialPlatform } from '../src/settings/vocabulary.js';
 
 /** `socialAccounts`: the profile address of each platform's handle (docs/published-site.md). */
 describe('profileUrl', () => {

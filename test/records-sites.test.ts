@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { OrgRole } from '../src/modules/identity/permissions.js';
+import type { OrgRole } from '../src/modules/access/permissions.js';
 import { createSite, createTestApp, expectStatus, type TestContext } from './helpers/app.js';
 import { applyChanges, client0202, doc, newSpace, openChangeRequest } from './helpers/content.js';
 import { listenWithClient } from './helpers/gitbook.js';

@@ -9,15 +9,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { Shape } from '../src/modules/customization/schema-kit.js';
-import { SETTINGS_SHAPE, SettingsSchema } from '../src/modules/customization/settings-schema.js';
-import { PERMISSIONS } from '../src/modules/identity/permissions.js';
+import { PERMISSIONS } from '../src/modules/access/permissions.js';
 import {
   Publication,
   SETTINGS_PUBLICATION,
   type SettingsPublication,
   SITE_TOKEN_READS,
 } from '../src/modules/site-tokens/public-view.js';
+import type { Shape } from '../src/settings/override-rules.js';
+import { SETTINGS_SHAPE, SettingsSchema } from '../src/settings/settings-schema.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from './helpers/app.js';
 import { describeViolation, versionsOf } from './helpers/gitbook-conformance.js';
 import { judge } from './helpers/gitbook-spec.js';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { STUDIO_OUT, type StudioBuild } from '../scripts/build-studio.js';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
-import { SettingsSchema } from '../src/modules/customization/settings-schema.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import { SettingsSchema } from '../src/settings/settings-schema.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from './helpers/app.js';
 import { ensureStudioBuilt } from './helpers/studio.js';
 

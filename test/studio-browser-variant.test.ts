@@ -200,7 +200,7 @@ function leafPaths(schema: JsonSchema, path = ''): Leaf[] {
  * Paths represented differently on purpose (each reported): the favicon is a one-of written as an
  * object with at most one key, so its kind chooser `[data-setting=favicon]` stands for its fields;
  * `pageActions.externalAI` and `.markdown` are GitBook 0.130's switches, kept in step with
- * `pageActions.items` by the server (src/modules/customization/canonical.ts): the list edits them.
+ * `pageActions.items` by the server (src/settings/canonical.ts): the list edits them.
  */
 const REPRESENTED_BY: Record<string, string> = {
   'favicon.icon.light': 'favicon',

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
-import { effectiveSettings, mergeOverride } from '../src/modules/customization/merge.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import { effectiveSettings, mergeOverride } from '../src/settings/merge.js';
+import { applyPatch, resolve, type Shape } from '../src/settings/override-rules.js';
 import {
   OverridePatchSchema,
   SETTINGS_SHAPE,
   type Settings,
   type SettingsPatch,
-} from '../src/modules/customization/settings-schema.js';
+} from '../src/settings/settings-schema.js';
 import {
   changesOf,
   completeGroupsOf,
@@ -17,13 +18,7 @@ import {
   withEdit,
   withoutEdit,
 } from '../studio/schema/draft.js';
-import {
-  applyPatch,
-  isGroupPath,
-  leafPathOf,
-  resolve,
-  type Shape,
-} from '../studio/schema/merge.js';
+import { isGroupPath, leafPathOf } from '../studio/schema/leaf-paths.js';
 import {
   deepEqual,
   getAt,
@@ -35,9 +30,10 @@ import {
 import type { JsonSchema } from '../studio/schema/walk.js';
 
 /**
- * The studio's pure path and draft logic (studio/schema/paths.ts, merge.ts, draft.ts): dotted
- * paths over JSON, the override rules on the server's shape (checked against the server's own
- * merge), and the editor's draft as path → value edits.
+ * The studio's pure path and draft logic (studio/schema/paths.ts, leaf-paths.ts, draft.ts):
+ * dotted paths over JSON, the override rules the studio imports from src/settings/ applied to the
+ * shape as the studio receives it (JSON, from /studio/schema.json), checked against the server's
+ * typed merge, and the editor's draft as path → value edits.
  */
 
 const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonObject;
@@ -158,7 +154,7 @@ describe('override rules on the shape', () => {
     ],
   ];
   for (const [name, stored, patch] of cases) {
-    test(`${name}: the studio's merge equals the server's`, () => {
+    test(`${name}: the rules on the shape the studio receives equal the server's merge`, () => {
       const server = mergeOverride(stored, patch);
       const studio = applyPatch(json(stored), json(patch), shape);
       assert.deepEqual(studio, json(server));

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import type { Shape } from '../src/settings/override-rules.js';
 import {
   OverridePatchSchema,
   SETTINGS_SHAPE,
   SettingsSchema,
-} from '../src/modules/customization/settings-schema.js';
+} from '../src/settings/settings-schema.js';
 import { contrastWarnings } from '../studio/schema/contrast.js';
-import type { Shape } from '../studio/schema/merge.js';
 import { firstInvalid } from '../studio/schema/validate.js';
 import { constraintsOf, initialValue } from '../studio/schema/values.js';
 import {

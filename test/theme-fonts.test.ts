@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { DEFAULT_SETTINGS } from '../src/modules/customization/defaults.js';
-import type { FontDefinition } from '../src/modules/customization/settings-parts.js';
-import type { Settings } from '../src/modules/customization/settings-schema.js';
 import { themeCss } from '../src/modules/theme/css.js';
 import {
   cssString,
@@ -11,6 +8,9 @@ import {
   fontFormat,
   fontOrigins,
 } from '../src/modules/theme/font-definitions.js';
+import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import type { FontDefinition } from '../src/settings/settings-parts.js';
+import type { Settings } from '../src/settings/settings-schema.js';
 
 /**
  * Custom font definitions and the heading font in the theme CSS (GitBook 0.202): `@font-face`

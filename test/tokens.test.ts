@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
-import { SCOPES } from '../src/modules/identity/permissions.js';
+import { SCOPES } from '../src/modules/access/permissions.js';
 import {
   createSite,
   createTestApp,

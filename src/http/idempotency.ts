@@ -8,7 +8,6 @@ import {
   IdempotencyStore,
   type RequestFingerprint,
 } from './idempotency-store.js';
-import { principalOf } from './permission-checks.js';
 import { responses } from './schemas.js';
 
 declare module 'fastify' {
@@ -36,7 +35,15 @@ const KEPT_HEADERS = ['content-type', 'location', 'etag', 'last-modified'] as co
  */
 export function installIdempotency(
   app: FastifyInstance,
-  { db, ...options }: { db: Db } & IdempotencyOptions,
+  {
+    db,
+    keyOwnerOf,
+    ...options
+  }: {
+    db: Db;
+    /** Whose keys a request uses: the authenticated user (http/ knows no principal). */
+    keyOwnerOf: (request: FastifyRequest) => string;
+  } & IdempotencyOptions,
 ): IdempotencyStore {
   const store = new IdempotencyStore(db, options);
   /** The claimed key's row id of a request that runs for the first time. */
@@ -48,7 +55,7 @@ export function installIdempotency(
         'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces)',
       );
     }
-    const { userId } = principalOf(request);
+    const userId = keyOwnerOf(request);
     try {
       await store.purgeIfDue();
     } catch (error) {

@@ -65,6 +65,9 @@ export const SiteParams = Type.Object({
   organizationId: Type.String({ description: 'The unique id of the organization' }),
   siteId: Type.String({ description: 'The unique id of the site' }),
 });
+export const SpaceParams = Type.Object({
+  spaceId: Type.String({ description: 'The unique id of the space' }),
+});
 export const SiteSpaceParams = Type.Object({
   organizationId: Type.String({ description: 'The unique id of the organization' }),
   siteId: Type.String({ description: 'The unique id of the site' }),

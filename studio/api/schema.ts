@@ -1,4 +1,4 @@
-import type { Shape } from '../schema/merge.js';
+import type { Shape } from '../../src/settings/override-rules.js';
 import type { JsonObject } from '../schema/paths.js';
 import type { JsonSchema } from '../schema/walk.js';
 import { api } from './client.js';

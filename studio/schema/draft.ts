@@ -1,4 +1,5 @@
-import { applyPatch, isGroupPath, leafPathOf, resolve, type Shape } from './merge.js';
+import { applyPatch, resolve, type Shape } from '../../src/settings/override-rules.js';
+import { isGroupPath, leafPathOf } from './leaf-paths.js';
 import {
   deepEqual,
   getAt,

@@ -1,5 +1,5 @@
+import type { Shape } from '../../src/settings/override-rules.js';
 import { HIDDEN, KEY_LABELS, LABELS, SECTIONS, WIDGETS } from './hints.js';
-import type { Shape } from './merge.js';
 import { isWithin, type Json, patternOf } from './paths.js';
 
 /**

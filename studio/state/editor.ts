@@ -1,4 +1,5 @@
 import { batch, computed, type ReadonlySignal, type Signal, signal } from '@preact/signals';
+import { resolve } from '../../src/settings/override-rules.js';
 import type { ApiError } from '../api/client.js';
 import { fetchLoaded as fetchFromApi } from '../api/customization.js';
 import { loadedSchema, loadSchema, type StudioSchema } from '../api/schema.js';
@@ -13,7 +14,7 @@ import {
   withEdit,
   withoutEdit,
 } from '../schema/draft.js';
-import { leafPathOf, resolve } from '../schema/merge.js';
+import { leafPathOf } from '../schema/leaf-paths.js';
 import {
   deepEqual,
   getAt,

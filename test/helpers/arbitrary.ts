@@ -1,9 +1,6 @@
 import fc from 'fast-check';
-import { LINK_URL_PATTERN } from '../../src/modules/customization/content-ref.js';
-import {
-  COLOR_PATTERN,
-  HTTP_URL_PATTERN,
-} from '../../src/modules/customization/settings-schema.js';
+import { LINK_URL_PATTERN } from '../../src/settings/content-ref.js';
+import { COLOR_PATTERN, HTTP_URL_PATTERN } from '../../src/settings/settings-schema.js';
 
 /**
  * fast-check arbitraries derived from the JSON Schemas Livery validates with, for the keywords

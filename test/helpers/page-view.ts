@@ -1,8 +1,8 @@
-import { DEFAULT_SETTINGS } from '../../src/modules/customization/defaults.js';
-import type { Settings } from '../../src/modules/customization/settings-schema.js';
 import { type ContentRef, resolveLink } from '../../src/modules/published/navigation.js';
 import type { PageView } from '../../src/modules/published/page-html.js';
 import { stringsFor } from '../../src/modules/published/strings.js';
+import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
+import type { Settings } from '../../src/settings/settings-schema.js';
 
 /** The defaults, changed by `change`: the settings a rendered page is given in a test. */
 export const settings = (change: (s: Settings) => void = () => {}): Settings => {

@@ -1,5 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { OrgRole } from '../../src/modules/identity/permissions.js';
+import type { OrgRole } from '../../src/modules/access/permissions.js';
 import type { TestContext } from './app.js';
 
 export interface Member {

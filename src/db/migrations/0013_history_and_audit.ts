@@ -1,13 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from '../../modules/customization/defaults.js';
-import { diff } from '../../modules/customization/json-patch.js';
-import type { JsonValue } from '../../modules/customization/merge.js';
 import { isPostgres } from '../dialect.js';
 import type { CustomizationRevisionRow } from '../schema.js';
+import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from './0013_history_and_audit/defaults.js';
+import { diff, type JsonValue } from './0013_history_and_audit/json-patch.js';
 
 // Shipped migrations are never edited: a change to the schema is a new numbered file. The
-// baseline revisions below use the live diff (a pure function): what they compute is
-// data a later release may compute differently, which is fine for a document's first revision.
+// baseline revisions below use the defaults and the diff as they were when this migration
+// shipped, frozen beside it (0013_history_and_audit/): a migration imports nothing live.
 
 /**
  * Customization history and the organization audit log (docs/history.md). Neither table

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { principalOf } from '../../http/permission-checks.js';
+import { principalOf } from '../access/permission-checks.js';
 
 /** Who made a change: the user, and the API token they used (every `/v1` write has one). */
 export interface Actor {

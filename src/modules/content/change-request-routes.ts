@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { principalOf } from '../../http/permission-checks.js';
-import { created, responses } from '../../http/schemas.js';
-import { Enum } from '../customization/schema-kit.js';
-import { SpaceParams } from '../sites/scope.js';
+import { Enum } from '../../http/schema-helpers.js';
+import { created, responses, SpaceParams } from '../../http/schemas.js';
+import { principalOf } from '../access/permission-checks.js';
 import type { ChangeRequestsService } from './change-requests-service.js';
 import type { PageChange } from './changes.js';
 import {

@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { sendJsonText } from '../../http/json-text.js';
-import { responses } from '../../http/schemas.js';
+import { responses, SpaceParams } from '../../http/schemas.js';
 import { JsonDocumentSchema } from '../documents/schema.js';
 import { setRendererCache, spaceTag } from '../revalidation/cache-headers.js';
-import { SpaceParams } from '../sites/scope.js';
 import type { ChangeRequestsService } from './change-requests-service.js';
 import {
   DocumentReadQuery,

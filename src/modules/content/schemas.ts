@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Enum } from '../customization/schema-kit.js';
+import { Enum } from '../../http/schema-helpers.js';
 import { UserSchema } from '../identity/schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });

@@ -3,9 +3,9 @@ import { isPostgres } from '../../db/dialect.js';
 import { executeCompiled, type Tx } from '../../db/group-commit.js';
 import { namePreparedStatement } from '../../db/postgres.js';
 import { newTimeOrderedId } from '../../ids.js';
+import type { JsonPatch } from '../../settings/json-patch.js';
 import type { AuditAction, AuditTargetKind } from '../audit/actions.js';
 import type { Actor } from '../audit/actor.js';
-import type { JsonPatch } from './json-patch.js';
 
 /**
  * The statements of one customization change: the document's UPDATE (guarded by its version),

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { ifMatch, sendRepresentation } from '../../http/conditional.js';
 import { ListSchema, PageQuery } from '../../http/pagination.js';
 import { responses, SiteParams, SiteSpaceParams } from '../../http/schemas.js';
+import { SettingsSchema } from '../../settings/settings-schema.js';
 import { actorOf } from '../audit/actor.js';
 import {
   CompareQuery,
@@ -13,7 +14,6 @@ import {
 } from './history-schemas.js';
 import type { CustomizationHistoryService } from './history-service.js';
 import type { CustomizationService } from './service.js';
-import { SettingsSchema } from './settings-schema.js';
 
 const tags = ['site-customization', 'livery'];
 const IfMatch = Type.Object({

@@ -1,16 +1,21 @@
 import type { CustomizationRevisionRow } from '../../db/schema.js';
 import { decodeCursor, type Page, toPage } from '../../http/pagination.js';
+import { DEFAULT_SETTINGS } from '../../settings/defaults.js';
 import { actorView } from '../audit/actor.js';
-import { DEFAULT_SETTINGS } from './defaults.js';
 
 const DEFAULT_JSON = JSON.stringify(DEFAULT_SETTINGS);
 
+import { diff } from '../../settings/json-patch.js';
+import {
+  effectiveSettings,
+  type JsonObject,
+  type JsonValue,
+  type Override,
+} from '../../settings/merge.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import type { RevisionSummary } from './history-schemas.js';
-import { diff } from './json-patch.js';
-import { effectiveSettings, type JsonObject, type JsonValue, type Override } from './merge.js';
 import { requireSite, requireVariant, unknownRevision } from './records.js';
 import type { CustomizationRepository } from './repository.js';
-import type { Settings } from './settings-schema.js';
 
 /** The customization a history belongs to: a site, or one of its variants. */
 export interface HistoryScope {

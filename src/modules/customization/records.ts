@@ -1,13 +1,13 @@
 import { AppError, notFound } from '../../errors.js';
+import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from '../../settings/defaults.js';
+import type { Override } from '../../settings/merge.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import type { Representation } from '../../versioned.js';
-import { DEFAULT_SETTINGS, DEFAULTS_REVISION } from './defaults.js';
-import type { Override } from './merge.js';
 import type {
   CustomizationUnit,
   SiteCustomizationRecord,
   VariantCustomizationRecord,
 } from './repository.js';
-import type { Settings } from './settings-schema.js';
 
 /** The stored records as the API answers them, and the lookups every operation shares. */
 

@@ -10,11 +10,15 @@ import {
 } from '../../http/conditional.js';
 import { markDeprecated } from '../../http/deprecation.js';
 import { NoContent, responses, SiteParams, SiteSpaceParams } from '../../http/schemas.js';
+import {
+  OverridePatchSchema,
+  SettingsInputSchema,
+  SettingsSchema,
+} from '../../settings/settings-schema.js';
 import type { Urls } from '../../urls.js';
 import type { Representation } from '../../versioned.js';
 import { actorOf } from '../audit/actor.js';
 import type { CustomizationService } from './service.js';
-import { OverridePatchSchema, SettingsInputSchema, SettingsSchema } from './settings-schema.js';
 
 const GET_DEPRECATION =
   'Deprecated by GitBook in favour of the internal operation getRawCustomizationSettingsById, which is not part of this interface; Livery keeps it working. See /docs/deprecations.';

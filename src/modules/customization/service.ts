@@ -2,12 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { MISS } from '../../db/prepared.js';
 import { preconditionFailed } from '../../errors.js';
 import { now } from '../../ids.js';
-import type { Precondition, Representation } from '../../versioned.js';
-import type { Actor } from '../audit/actor.js';
-import { canonicalPatch } from './canonical.js';
-import { type Change, recorded } from './change-record.js';
-import { DEFAULT_SETTINGS } from './defaults.js';
-import { diff } from './json-patch.js';
+import { canonicalPatch } from '../../settings/canonical.js';
+import { DEFAULT_SETTINGS } from '../../settings/defaults.js';
+import { diff } from '../../settings/json-patch.js';
 import {
   effectiveSettings,
   isEmptyOverride,
@@ -15,7 +12,11 @@ import {
   mergeOverride,
   type Override,
   settingsFromInput,
-} from './merge.js';
+} from '../../settings/merge.js';
+import type { Settings, SettingsPatch } from '../../settings/settings-schema.js';
+import type { Precondition, Representation } from '../../versioned.js';
+import type { Actor } from '../audit/actor.js';
+import { type Change, recorded } from './change-record.js';
 import {
   parse,
   parseOverride,
@@ -31,7 +32,6 @@ import type {
   SiteCustomizationRecord,
   VariantCustomizationRecord,
 } from './repository.js';
-import type { Settings, SettingsPatch } from './settings-schema.js';
 
 /** How many effective documents are kept serialized (each is a few kilobytes). */
 const CACHE_SIZE = 10_000;

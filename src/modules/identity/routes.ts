@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
 import { OrgParams, responses } from '../../http/schemas.js';
+import { memberRoleOf, principalOf } from '../access/permission-checks.js';
 import { OrganizationSchema, UserSchema } from './schemas.js';
 import type { IdentityService } from './service.js';
 

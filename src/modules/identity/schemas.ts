@@ -1,11 +1,16 @@
 import { type Static, Type } from 'typebox';
-import { Enum } from '../customization/schema-kit.js';
-import { SCOPES } from './permissions.js';
+import { Enum } from '../../http/schema-helpers.js';
+import { SCOPES } from '../access/permissions.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Uri = Type.String({ format: 'uri' });
 
 export const MEMBER_ROLES = ['admin', 'create', 'edit', 'review', 'comment', 'read'] as const;
+
+export const MemberRoleSchema = Enum(
+  MEMBER_ROLES,
+  'admin: manages everything; create: creates content; review: reviews; edit: edits; comment: comments; read: reads',
+);
 
 export const UserSchema = Type.Object(
   {

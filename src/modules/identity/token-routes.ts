@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { principalOf } from '../../http/permission-checks.js';
 import { created, NoContent, responses } from '../../http/schemas.js';
+import { principalOf } from '../access/permission-checks.js';
 import { actorOf } from '../audit/actor.js';
 import { ApiTokenSchema, CreateApiTokenSchema, CreatedApiTokenSchema } from './schemas.js';
 import type { TokensService } from './tokens-service.js';

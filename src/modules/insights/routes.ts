@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { sendJsonText } from '../../http/json-text.js';
-import { created, NoContent, responses, SiteSpaceParams } from '../../http/schemas.js';
-import { SpaceParams } from '../sites/scope.js';
+import { created, NoContent, responses, SiteSpaceParams, SpaceParams } from '../../http/schemas.js';
 import type { SiteSpacesService } from '../sites/site-spaces-service.js';
 import {
   AnalyticsContentPagesSchema,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
+import { Enum } from '../../http/schema-helpers.js';
 import { EntityId, RevisionPageSchema } from '../content/schemas.js';
-import { Enum } from '../customization/schema-kit.js';
 import { RATINGS } from './score.js';
 
 export const RatingSchema = Enum(RATINGS);

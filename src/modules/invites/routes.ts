@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { memberRoleOf } from '../../http/permission-checks.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
+import { memberRoleOf } from '../access/permission-checks.js';
 import { actorOf } from '../audit/actor.js';
 import type { IdentityService } from '../identity/service.js';
 import {

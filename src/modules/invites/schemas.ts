@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { OrNull } from '../customization/schema-kit.js';
-import { UserSchema } from '../identity/schemas.js';
-import { MemberRoleSchema } from '../members/schemas.js';
+import { OrNull } from '../../http/schema-helpers.js';
+import { MemberRoleSchema, UserSchema } from '../identity/schemas.js';
 
 const Role = OrNull(MemberRoleSchema);
 const Email = Type.String({ minLength: 3, maxLength: 254, description: 'An email address' });

@@ -3,8 +3,8 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../error
 import { type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import type { Urls } from '../../urls.js';
+import { roleAtLeast } from '../access/permissions.js';
 import type { Actor } from '../audit/actor.js';
-import { roleAtLeast } from '../identity/permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import { newTokenRow } from '../identity/service.js';
 import type { InvitesRepository, JoinOutcome } from './repository.js';

@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { principalOf } from '../../http/permission-checks.js';
 import { NoContent, OrgParams, responses } from '../../http/schemas.js';
+import { principalOf } from '../access/permission-checks.js';
 import { actorOf } from '../audit/actor.js';
 import { UserSchema } from '../identity/schemas.js';
-import {
-  ListMembersQuery,
-  MemberSchema,
-  MemberSpaceSchema,
-  UpdateMemberSchema,
-} from './schemas.js';
+import { MemberSpaceSchema } from '../spaces/schemas.js';
+import { ListMembersQuery, MemberSchema, UpdateMemberSchema } from './schemas.js';
 import type { MembersService } from './service.js';
 
 const MemberParams = Type.Object({

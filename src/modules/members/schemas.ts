@@ -1,14 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { Enum, OrNull } from '../customization/schema-kit.js';
-import { MEMBER_ROLES, UserSchema } from '../identity/schemas.js';
-import { SpaceSchema } from '../spaces/schemas.js';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
+import { MEMBER_ROLES, MemberRoleSchema, UserSchema } from '../identity/schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
-
-export const MemberRoleSchema = Enum(
-  MEMBER_ROLES,
-  'admin: manages everything; create: creates content; review: reviews; edit: edits; comment: comments; read: reads',
-);
 
 export const MemberSchema = Type.Object(
   {
@@ -56,11 +50,3 @@ export const ListMembersQuery = Type.Object({
   order: Type.Optional(Enum(['asc', 'desc'], 'desc by default')),
 });
 export type MemberFilters = Static<typeof ListMembersQuery>;
-
-export const MemberSpaceSchema = Type.Object(
-  {
-    permission: MemberRoleSchema,
-    space: SpaceSchema,
-  },
-  { title: 'MemberContentPermission' },
-);

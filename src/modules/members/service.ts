@@ -1,7 +1,7 @@
 import { conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
+import { roleMayCall } from '../access/record-permissions.js';
 import type { Actor } from '../audit/actor.js';
-import { roleMayCall } from '../identity/record-permissions.js';
 import type { User } from '../identity/schemas.js';
 import type { IdentityService } from '../identity/service.js';
 import type { SpacesService } from '../spaces/service.js';

@@ -8,7 +8,7 @@ import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { bundledLanguages } from 'shiki/langs';
 import { bundledThemes } from 'shiki/themes';
 import { BoundedCache } from '../../bounded-cache.js';
-import type { Settings } from '../customization/settings-schema.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import { LIVERY_THEMES, shikiThemeName } from './code-themes.js';
 import { codeBlocks, escapeHtml as e } from './markdown.js';
 

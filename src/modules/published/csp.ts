@@ -1,4 +1,4 @@
-import type { Settings } from '../customization/settings-schema.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import { fontOrigins } from '../theme/font-definitions.js';
 
 /**

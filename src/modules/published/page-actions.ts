@@ -1,6 +1,6 @@
+import type { Settings } from '../../settings/settings-schema.js';
+import type { PageAction } from '../../settings/vocabulary.js';
 import { encodeSegment } from '../../well-formed-text.js';
-import type { Settings } from '../customization/settings-schema.js';
-import type { PageAction } from '../customization/vocabulary.js';
 import { type IconName, icon } from './icons.js';
 import { escapeHtml as e } from './markdown.js';
 import { targetAttributes } from './page-chrome.js';

@@ -1,5 +1,5 @@
+import type { Settings } from '../../settings/settings-schema.js';
 import { findByPath, type StoredPage } from '../content/tree.js';
-import type { Settings } from '../customization/settings-schema.js';
 import {
   documentView,
   firstDocument,

@@ -1,6 +1,6 @@
+import type { Settings } from '../../settings/settings-schema.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import { findById, type Located, type StoredPage, type Tree } from '../content/tree.js';
-import type { Settings } from '../customization/settings-schema.js';
 import { localized } from './localized.js';
 import { escapeHtml as e } from './markdown.js';
 import {

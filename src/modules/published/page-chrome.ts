@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Settings } from '../customization/settings-schema.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import { brandIcon, icon } from './icons.js';
 import { localized } from './localized.js';
 import { escapeHtml as e } from './markdown.js';

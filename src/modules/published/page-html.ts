@@ -1,5 +1,5 @@
+import type { Settings } from '../../settings/settings-schema.js';
 import { encodeSegment } from '../../well-formed-text.js';
-import type { Settings } from '../customization/settings-schema.js';
 import { icon } from './icons.js';
 import { escapeHtml as e } from './markdown.js';
 import type { ContentRef, NavEntry, PageLink } from './navigation.js';

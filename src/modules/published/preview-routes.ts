@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import { responses, SiteParams } from '../../http/schemas.js';
-import { OverridePatchSchema, SettingsInputSchema } from '../customization/settings-schema.js';
+import { OverridePatchSchema, SettingsInputSchema } from '../../settings/settings-schema.js';
 import type { PublishedSiteService } from './service.js';
 
 /** `POST /v1/orgs/{organizationId}/sites/{siteId}/preview` (Livery extension). */

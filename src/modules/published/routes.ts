@@ -8,12 +8,12 @@ import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
 import { MAX_QUERY } from '../search/schemas.js';
 import type { SearchService } from '../search/service.js';
-import { searchBox } from '../search/site-box.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
 import { ASSETS } from './assets.js';
 import { pageCsp } from './csp.js';
+import { searchBox } from './search-box.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 
 /** The tracking cookie (only when `insights.trackingCookie`): one visitor across visits. */

@@ -3,13 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
+import { renderableSettings, warnLeftOut } from '../../settings/renderable.js';
+import type { Settings, SettingsPatch } from '../../settings/settings-schema.js';
 import type { Representation } from '../../versioned.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import type { Workers } from '../../workers/index.js';
 import type { ContentService } from '../content/service.js';
-import { renderableSettings, warnLeftOut } from '../customization/renderable.js';
 import type { CustomizationService } from '../customization/service.js';
-import type { Settings, SettingsPatch } from '../customization/settings-schema.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ShareLinksService } from '../share-links/service.js';
 import { themeCss } from '../theme/css.js';
@@ -180,7 +180,7 @@ export class PublishedSiteService {
   }
 
   /**
-   * Settings without what cannot be rendered (customization/renderable.ts), once per settings
+   * Settings without what cannot be rendered (settings/renderable.ts), once per settings
    * object: what is left out is logged once per settings version, not on every request.
    */
   private renderable(settings: Settings, log: RenderLog): Settings {

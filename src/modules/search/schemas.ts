@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ListSchema } from '../../http/pagination.js';
-import { Enum } from '../customization/schema-kit.js';
+import { Enum } from '../../http/schema-helpers.js';
 
 /**
  * `searchSiteContent` as GitBook 0.202 defines it: a query and which site-spaces to search,

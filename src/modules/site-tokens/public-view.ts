@@ -1,5 +1,5 @@
+import type { Settings } from '../../settings/settings-schema.js';
 import type { Revision } from '../content/repository.js';
-import type { Settings } from '../customization/settings-schema.js';
 
 /**
  * What a site token may read (docs/renderer.md, "What a site token reads"): the one allow-list.
@@ -9,7 +9,7 @@ import type { Settings } from '../customization/settings-schema.js';
  * out, so a field added later stays unpublished until it is listed.
  *
  * `SITE_TOKEN_READS` says, for every operation the permission table opens to site tokens, how
- * its answer is made public; http/site-token-answers.ts applies it to every such answer.
+ * its answer is made public; access/site-token-answers.ts applies it to every such answer.
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
-import { Enum, OrNull } from '../customization/schema-kit.js';
 import { SpaceSchema } from '../spaces/schemas.js';
+import { SiteVisibilitySchema } from '../spaces/site-visibility.js';
 import { SITE_INPUTS } from './unsupported.js';
-import { SiteVisibilitySchema } from './visibility.js';
 
 const SITE_TYPES = [
   'basic',
@@ -44,7 +44,7 @@ const Condition = Type.String({
 
 const can = (description: string) => Type.Boolean({ description });
 
-/** What the caller may do with the site, from their role (identity/record-permissions.ts). */
+/** What the caller may do with the site, from their role (access/record-permissions.ts). */
 const SitePermissionsSchema = Type.Object({
   view: can('Can the user view the site'),
   access: can('Can the user access the site (Livery has no separate app: as view)'),

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type TObject, Type } from 'typebox';
+import type { TObject } from 'typebox';
 import { AppError, notFound } from '../../errors.js';
 import { markDeprecated } from '../../http/deprecation.js';
-import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
-import { SiteParams } from '../../http/schemas.js';
+import { SiteParams, SpaceParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
-import { seesSpaces } from '../identity/permissions.js';
+import { memberRoleOf, principalOf } from '../access/permission-checks.js';
+import { seesSpaces } from '../access/permissions.js';
 import type { SpacesService } from '../spaces/service.js';
 import type { SitesService } from './service.js';
 
@@ -40,10 +40,6 @@ export const siteKeyedScope: SiteScope = {
     return { organizationId, siteId, role: memberRoleOf(request) };
   },
 };
-
-export const SpaceParams = Type.Object({
-  spaceId: Type.String({ description: 'The unique id of the space' }),
-});
 
 const DOCS_SECTION = 'space-keyed-publishing-share-links-and-visitor-authentication';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { memberRoleOf } from '../../http/permission-checks.js';
 import { created, NoContent, responses, SiteParams, SiteSpaceParams } from '../../http/schemas.js';
+import { memberRoleOf } from '../access/permission-checks.js';
 import { AddSpaceToSiteSchema, SiteSpaceSchema, UpdateSiteSpaceSchema } from './schemas.js';
 import type { SiteSpacesService } from './site-spaces-service.js';
 

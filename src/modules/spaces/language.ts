@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from '../customization/defaults.js';
+import { DEFAULT_SETTINGS } from '../../settings/defaults.js';
 
 /**
  * GitBook 0.202's `Space.language`. A space's language is the one set for it (createSpace,

@@ -3,16 +3,14 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
 import { optionalBody } from '../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { memberRoleOf, principalOf } from '../../http/permission-checks.js';
-import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
+import { created, NoContent, OrgParams, responses, SpaceParams } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
+import { memberRoleOf, principalOf } from '../access/permission-checks.js';
 import { actorOf } from '../audit/actor.js';
-import { MemberSpaceSchema } from '../members/schemas.js';
 import { setRendererCache, spaceTag } from '../revalidation/cache-headers.js';
 import type { SpaceKeyedScope } from '../sites/scope.js';
-import { SpaceParams } from '../sites/scope.js';
 import type { SitesService } from '../sites/service.js';
-import { CreateSpaceSchema, SpaceSchema, UpdateSpaceSchema } from './schemas.js';
+import { CreateSpaceSchema, MemberSpaceSchema, SpaceSchema, UpdateSpaceSchema } from './schemas.js';
 import type { SpacesService } from './service.js';
 
 export const spacesRoutes: FastifyPluginAsyncTypebox<{

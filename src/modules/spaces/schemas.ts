@@ -1,8 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
+import { TRANSLATION_LANGUAGES } from '../../settings/vocabulary.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
-import { Enum, OrNull } from '../customization/schema-kit.js';
-import { TRANSLATION_LANGUAGES } from '../customization/vocabulary.js';
-import { SiteVisibilitySchema } from '../sites/visibility.js';
+import { MemberRoleSchema } from '../identity/schemas.js';
+import { SiteVisibilitySchema } from './site-visibility.js';
 import { SPACE_INPUTS } from './unsupported.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -140,3 +141,12 @@ export const UpdateSpaceSchema = Type.Object(
 );
 export type UpdateSpace = Static<typeof UpdateSpaceSchema>;
 export type SpaceUpdate = Omit<UpdateSpace, 'visibility' | 'published'>;
+
+/** A space with a user's role where it is (listSpacesForUser, listSpacesForOrganizationMember). */
+export const MemberSpaceSchema = Type.Object(
+  {
+    permission: MemberRoleSchema,
+    space: SpaceSchema,
+  },
+  { title: 'MemberContentPermission' },
+);

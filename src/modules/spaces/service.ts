@@ -4,7 +4,7 @@ import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
-import { spacePermissions } from '../identity/record-permissions.js';
+import { spacePermissions } from '../access/record-permissions.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ChangeRequestCounts, SpacesRepository } from './repository.js';
 import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';

@@ -1,5 +1,5 @@
-import { roleRefusal, scopeRefusal } from '../../http/permission-checks.js';
-import { PERMISSIONS } from '../identity/permissions.js';
+import { roleRefusal, scopeRefusal } from '../access/permission-checks.js';
+import { PERMISSIONS } from '../access/permissions.js';
 
 /**
  * The operations Livery Studio offers buttons for. For each, the studio learns in advance whether

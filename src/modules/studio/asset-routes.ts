@@ -3,13 +3,13 @@ import { basename, extname } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../errors.js';
-import { DEFAULT_SETTINGS } from '../customization/defaults.js';
+import { DEFAULT_SETTINGS } from '../../settings/defaults.js';
 import {
   OverridePatchSchema,
   SETTINGS_SHAPE,
   SettingsSchema,
   SITE_LEVEL_ONLY_FIELDS,
-} from '../customization/settings-schema.js';
+} from '../../settings/settings-schema.js';
 
 /** Where scripts/build-studio.ts writes the studio (from src/ and from dist/ alike). */
 const BUILT = new URL('../../../dist/studio/', import.meta.url);

@@ -1,8 +1,8 @@
 import fastifyCsrfProtection from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
+import { STUDIO_COOKIE } from '../access/auth.js';
 import { hashToken } from '../identity/tokens.js';
-import { STUDIO_COOKIE } from './sessions.js';
 
 /** The cookie holding the CSRF secret (@fastify/csrf-protection's double-submit secret). */
 export const CSRF_COOKIE = 'livery_csrf';

@@ -3,10 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { invalidToken, notFound } from '../../errors.js';
 import { NoContent, OrgParams, responses } from '../../http/schemas.js';
+import { STUDIO_COOKIE } from '../access/auth.js';
 import type { IdentityService } from '../identity/service.js';
 import { abilitiesOf } from './abilities.js';
 import { csrfUserInfo, csrfUserInfoOf } from './csrf.js';
-import { STUDIO_COOKIE, type StudioSessions } from './sessions.js';
+import type { StudioSessions } from './sessions.js';
 
 const SignedOut = Type.Object({
   signedIn: Type.Literal(false),

@@ -4,9 +4,6 @@ import { invalidToken } from '../../errors.js';
 import type { IdentityService, Principal } from '../identity/service.js';
 import { hashToken } from '../identity/tokens.js';
 
-/** The session cookie of Livery Studio: HttpOnly, SameSite=Strict, Path=/ (docs/studio.md). */
-export const STUDIO_COOKIE = 'livery_studio';
-
 export interface SessionOfToken {
   /** The session's token, by its stored hash: requests authenticate as that token. */
   tokenHash: string;

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ListSchema, PageQuery, pageRequest } from '../../http/pagination.js';
-import { memberRoleOf } from '../../http/permission-checks.js';
 import { created, NoContent, OrgParams, responses } from '../../http/schemas.js';
 import type { Urls } from '../../urls.js';
+import { memberRoleOf } from '../access/permission-checks.js';
 import { actorOf } from '../audit/actor.js';
 import {
   AddTeamMemberSchema,

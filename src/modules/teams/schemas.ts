@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Enum } from '../customization/schema-kit.js';
+import { Enum } from '../../http/schema-helpers.js';
 import { MemberSchema } from '../members/schemas.js';
 
 export const TEAM_ROLES = ['owner', 'member'] as const;

@@ -1,4 +1,4 @@
-import type { Settings } from '../customization/settings-schema.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import { contrastText, scale, type Theme } from './colors.js';
 import {
   cssString,

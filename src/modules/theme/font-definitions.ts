@@ -1,6 +1,6 @@
 import { headerOrigin } from '../../http-origin.js';
-import type { FontDefinition } from '../customization/settings-parts.js';
-import type { Settings } from '../customization/settings-schema.js';
+import type { FontDefinition } from '../../settings/settings-parts.js';
+import type { Settings } from '../../settings/settings-schema.js';
 
 /**
  * Custom fonts (GitBook 0.202's font definitions): `@font-face` rules from a definition's own

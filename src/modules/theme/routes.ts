@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { NoContent, responses, SiteSpaceParams } from '../../http/schemas.js';
-import { renderableSettings, warnLeftOut } from '../customization/renderable.js';
+import { renderableSettings, warnLeftOut } from '../../settings/renderable.js';
+import type { Settings } from '../../settings/settings-schema.js';
 import type { CustomizationService } from '../customization/service.js';
-import type { Settings } from '../customization/settings-schema.js';
 import { themeCss } from './css.js';
 
 /** The CSS follows the settings: its tag is theirs, marked so the two never compare equal. */

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { Enum, OrNull } from '../../http/schema-helpers.js';
 import type { UnsupportedInput } from '../../unsupported-inputs.js';
-import { Enum, OrNull } from '../customization/schema-kit.js';
 
 const VisitorUrl = (description: string) =>
   Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description });

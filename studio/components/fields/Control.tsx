@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { leafPathOf } from '../../schema/merge.js';
+import { leafPathOf } from '../../schema/leaf-paths.js';
 import { initialValue } from '../../schema/values.js';
 import type { Kind } from '../../schema/walk.js';
 import {

@@ -1,4 +1,6 @@
-import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { nullable } from '../http/schema-helpers.js';
+import type { Shape } from './override-rules.js';
 
 /**
  * Building blocks for the customization schemas. The settings object is one tree of *groups*
@@ -47,15 +49,6 @@ export function Leaf<P extends TProperties>(properties: P, description?: string)
   });
 }
 
-/** A string enumeration with `type: string`, so a wrong type and a wrong value read differently. */
-export function Enum<const V extends readonly string[]>(values: V, description?: string) {
-  return Type.Unsafe<V[number]>({
-    type: 'string',
-    enum: [...values],
-    ...(description === undefined ? {} : { description }),
-  });
-}
-
 /**
  * Declares what a leaf accepts in PUT and PATCH bodies when that differs from what is stored and
  * answered (e.g. `pageActions`, whose input may be either API generation's form): the service
@@ -68,14 +61,6 @@ export function withInputForm<T extends TSchema>(schema: T, input: JsonSchema): 
 function inputFormOf(schema: TSchema): JsonSchema {
   const input = (schema as unknown as Record<symbol, JsonSchema | undefined>)[INPUT];
   return input ?? plain(schema);
-}
-
-/**
- * Nested field names of the groups in a schema. `{styling: {sidebar: {}}, header: {}, …}` says
- * that `styling`, `styling.sidebar` and `header` merge field by field; every other field is a leaf.
- */
-export interface Shape {
-  readonly [field: string]: Shape;
 }
 
 export function shapeOf(schema: TSchema): Shape {
@@ -117,17 +102,6 @@ export function patchSchemaOf(
   };
 }
 
-/** Adds `null` to what a schema accepts, keeping single-type schemas free of `anyOf`. */
-export function nullable(schema: JsonSchema): JsonSchema {
-  const { type } = schema;
-  if (typeof type === 'string' && schema.oneOf === undefined && schema.anyOf === undefined) {
-    const widened: JsonSchema = { ...schema, type: [type, 'null'] };
-    if (Array.isArray(schema.enum)) widened.enum = [...schema.enum, null];
-    return widened;
-  }
-  return { anyOf: [{ type: 'null' }, schema] };
-}
-
 function propertiesOf(schema: TSchema): Record<string, TSchema> {
   return ((schema as { properties?: Record<string, TSchema> }).properties ?? {}) as Record<
     string,
@@ -143,9 +117,4 @@ function descriptionOf(schema: TSchema): JsonSchema {
 /** A copy as plain JSON Schema (TypeBox keeps its own markers as non-enumerable properties). */
 function plain(schema: TSchema): JsonSchema {
   return { ...(schema as JsonSchema) };
-}
-
-/** `schema` or `null`, as a TypeBox type (e.g. `proxy: null` removes the proxy). */
-export function OrNull<T extends TSchema>(schema: T) {
-  return Type.Unsafe<Static<T> | null>(nullable({ ...(schema as JsonSchema) }));
 }

@@ -1,8 +1,8 @@
 import { encodeSegment } from '../../well-formed-text.js';
-import { pageHref } from '../published/navigation.js';
-import { variantBase } from '../published/page-builder.js';
-import type { PublishedVariant } from '../published/repository.js';
-import type { SearchService } from './service.js';
+import type { SearchService } from '../search/service.js';
+import { pageHref } from './navigation.js';
+import { variantBase } from './page-builder.js';
+import type { PublishedVariant } from './repository.js';
 
 /**
  * The answer of the search box of Livery's own published site (`GET /s/{site}/@livery/search`):

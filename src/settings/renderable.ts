@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type TextProblem, textProblem } from '../../well-formed-text.js';
+import { type TextProblem, textProblem } from '../well-formed-text.js';
 import { DEFAULT_SETTINGS } from './defaults.js';
-import type { Shape } from './schema-kit.js';
+import type { Shape } from './override-rules.js';
 import { SETTINGS_SHAPE, type Settings, SettingsSchema } from './settings-schema.js';
 
 /**

@@ -1,7 +1,9 @@
-import { Enum } from '../customization/schema-kit.js';
+import { Enum } from '../../http/schema-helpers.js';
 
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
+
+// Here, below sites/ (which shows spaces): a space's deprecated `visibility` field speaks it too.
 
 /** Who may see a published site (docs/sites.md). */
 export const SiteVisibilitySchema = Enum(

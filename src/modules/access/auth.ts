@@ -1,11 +1,11 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MISS } from '../db/prepared.js';
-import { AppError, invalidToken, missingCredentials, notFound } from '../errors.js';
-import { PERMISSIONS, type Permission, seesSpaces } from '../modules/identity/permissions.js';
-import type { Authenticated, IdentityService, Principal } from '../modules/identity/service.js';
-import { STUDIO_COOKIE, type StudioSessions } from '../modules/studio/sessions.js';
+import { MISS } from '../../db/prepared.js';
+import { AppError, invalidToken, missingCredentials, notFound } from '../../errors.js';
+import type { Authenticated, IdentityService, Principal } from '../identity/service.js';
+import type { StudioSessions } from '../studio/sessions.js';
 import { demand, demandScope } from './permission-checks.js';
+import { PERMISSIONS, type Permission, seesSpaces } from './permissions.js';
 import {
   authenticateSiteToken,
   looksLikeSiteToken,
@@ -22,7 +22,7 @@ declare module 'fastify' {
     viaSession: boolean;
   }
   interface FastifyContextConfig {
-    /** The operation's row of the permission table (modules/identity/permissions.ts). */
+    /** The operation's row of the permission table (modules/access/permissions.ts). */
     permission?: Permission;
     /**
      * GitBook's "did not exist": a resource that does not exist, or one of an organization the
@@ -31,6 +31,12 @@ declare module 'fastify' {
     absentIsNoContent?: true;
   }
 }
+
+/**
+ * The session cookie of Livery Studio: HttpOnly, SameSite=Strict, Path=/ (docs/studio.md). Named
+ * here, where requests are authenticated by it, so that access imports nothing of the studio.
+ */
+export const STUDIO_COOKIE = 'livery_studio';
 
 // RFC 6750: the scheme is case-insensitive; the token is token68, and ends the header (HTTP
 // strips whitespace around a header's value before it gets here: whatever follows the token is

@@ -11,10 +11,10 @@ export function renderPermissionsDoc(): string {
   return `${[
     '# Permissions',
     '',
-    '<!-- Generated from src/modules/identity/permissions.ts by `npm run docs:permissions`; do not edit. -->',
+    '<!-- Generated from src/modules/access/permissions.ts by `npm run docs:permissions`; do not edit. -->',
     '',
-    'Every `/v1` operation is checked against one table (src/modules/identity/permissions.ts) by one',
-    'hook (src/http/auth.ts), before its body is validated and before anything runs:',
+    'Every `/v1` operation is checked against one table (src/modules/access/permissions.ts) by one',
+    'hook (src/modules/access/auth.ts), before its body is validated and before anything runs:',
     '',
     `- **Role**: the caller's role in the organization the request names (by its path, or through the space it names). Roles, lowest to highest: ${ORG_ROLES.map((r) => `\`${r}\``).join(' < ')}. \`guest\` in the table means any member. A member whose role is lower gets **403** naming the role needed; a non-member gets **404**, as for something that does not exist, so nothing is confirmed to strangers (\`deleteSpaceById\` answers GitBook's **204** "did not exist" to both instead). A member below \`${SPACE_SEER}\` (a guest) sees no space, so a path naming a space answers them **404** too, whatever the operation, exactly as for a space that does not exist.`,
     "- **Scope**: an API token may be restricted to scopes (GitBook 0.202 OAuth scope names, created with `POST /v1/user/tokens`). A restricted token lacking the operation's scope gets **403** naming the scope. A token without scopes has all of its user's rights. A token's rights are the intersection of its scopes and its user's role.",

@@ -1,7 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { HEADER_ORIGIN_KEYWORD } from '../../http-origin.js';
+import { Enum, nullable } from '../http/schema-helpers.js';
+import { HEADER_ORIGIN_KEYWORD } from '../http-origin.js';
 import { ContentRefSchema } from './content-ref.js';
-import { Enum, Leaf, nullable, withInputForm } from './schema-kit.js';
+import { Leaf, withInputForm } from './schema-kit.js';
 import {
   CODE_THEMES,
   FONTS,
@@ -150,7 +151,7 @@ const PageActionItems = Type.Array(Enum(PAGE_ACTIONS), {
 /**
  * `pageActions`, stored and answered in both generations' forms at once: `items` (GitBook 0.202,
  * the truth) and the booleans of 0.130, derived from it. Bodies may send either form or both
- * (src/modules/customization/canonical.ts turns them into this one).
+ * (src/settings/canonical.ts turns them into this one).
  */
 export const PageActions = withInputForm(
   Leaf({

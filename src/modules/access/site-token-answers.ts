@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BoundedCache } from '../bounded-cache.js';
-import { AppError } from '../errors.js';
-import { PERMISSIONS } from '../modules/identity/permissions.js';
-import { SITE_TOKEN_READS } from '../modules/site-tokens/public-view.js';
+import { BoundedCache } from '../../bounded-cache.js';
+import { AppError } from '../../errors.js';
+import { SITE_TOKEN_READS } from '../site-tokens/public-view.js';
+import { PERMISSIONS } from './permissions.js';
 
 /** Public answers kept, by the size of their text and of the answer they were made from. */
 const KEPT_CHARACTERS = 32 * 1024 * 1024;

@@ -1,9 +1,5 @@
-import { DEFAULT_SETTINGS } from './defaults.js';
-import type { Shape } from './schema-kit.js';
-import { SETTINGS_SHAPE, type Settings, type SettingsPatch } from './settings-schema.js';
-
 /**
- * The override rules, as pure functions over validated JSON:
+ * The override rules, as pure functions over validated JSON and the settings' `Shape`:
  *
  * - a field absent from a patch leaves the stored value unchanged;
  * - a group (see `Shape`) merges field by field; anything else (strings, booleans, `{light, dark}`
@@ -12,6 +8,10 @@ import { SETTINGS_SHAPE, type Settings, type SettingsPatch } from './settings-sc
  *   shows through, except `title`, where a stored `null` means "no title: use the content title".
  *
  * Results share unchanged leaf values with their inputs; callers treat them as immutable.
+ *
+ * This file imports nothing: the studio's bundle imports it as is (over the shape the server
+ * sends with the schema), so the browser and the server apply the one set of rules. The typed
+ * forms over the settings document are in merge.ts.
  */
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -19,8 +19,13 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-/** The sparse per-variant override as stored. Only `title` may hold `null`. */
-export type Override = SettingsPatch;
+/**
+ * Nested field names of the groups in a schema. `{styling: {sidebar: {}}, header: {}, …}` says
+ * that `styling`, `styling.sidebar` and `header` merge field by field; every other field is a leaf.
+ */
+export interface Shape {
+  readonly [field: string]: Shape;
+}
 
 /** Top-level fields whose `null` is a value to keep rather than a removal. */
 const NULL_IS_A_VALUE: ReadonlySet<string> = new Set(['title']);
@@ -31,25 +36,11 @@ const NO_FIELDS: ReadonlySet<string> = new Set();
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The stored override after a PATCH body is merged into it. */
-export function mergeOverride(stored: Override, patch: SettingsPatch): Override {
-  return applyPatch(asJson(stored), asJson(patch), SETTINGS_SHAPE, NULL_IS_A_VALUE) as Override;
+export function applyPatch(stored: JsonObject, patch: JsonObject, shape: Shape): JsonObject {
+  return patchLevel(stored, patch, shape, NULL_IS_A_VALUE);
 }
 
-/** The effective settings of a variant: the site's settings with the override applied. */
-export function effectiveSettings(site: Settings, override: Override): Settings {
-  return resolve(asJson(site), asJson(override), SETTINGS_SHAPE) as unknown as Settings;
-}
-
-/** The complete settings a PUT body describes: given fields, defaults for the rest. */
-export function settingsFromInput(input: SettingsPatch): Settings {
-  return effectiveSettings(DEFAULT_SETTINGS, mergeOverride({}, input));
-}
-
-export function isEmptyOverride(override: Override): boolean {
-  return Object.keys(override).length === 0;
-}
-
-function applyPatch(
+function patchLevel(
   stored: JsonObject,
   patch: JsonObject,
   shape: Shape,
@@ -64,7 +55,7 @@ function applyPatch(
       else delete result[key];
     } else if (groupShape !== undefined && isObject(value)) {
       const current = result[key];
-      const merged = applyPatch(isObject(current) ? current : {}, value, groupShape, NO_FIELDS);
+      const merged = patchLevel(isObject(current) ? current : {}, value, groupShape, NO_FIELDS);
       // An emptied group is no override at all: the stored form stays canonical.
       if (Object.keys(merged).length === 0) delete result[key];
       else result[key] = merged;
@@ -75,7 +66,8 @@ function applyPatch(
   return result;
 }
 
-function resolve(base: JsonObject, override: JsonObject, shape: Shape): JsonObject {
+/** The effective settings of a variant: the site's settings with the override applied. */
+export function resolve(base: JsonObject, override: JsonObject, shape: Shape): JsonObject {
   const result: JsonObject = { ...base };
   for (const [key, value] of Object.entries(override)) {
     assertSafeKey(key);
@@ -98,8 +90,4 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 
 function assertSafeKey(key: string): void {
   if (UNSAFE_KEYS.has(key)) throw new TypeError(`Refusing to merge the key ${key}`);
-}
-
-function asJson(value: object): JsonObject {
-  return value as JsonObject;
 }

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden, invalidToken } from '../errors.js';
-import type { Permission } from '../modules/identity/permissions.js';
-import type { NamedResources, SiteTokenGate } from '../modules/site-tokens/gate.js';
+import { forbidden, invalidToken } from '../../errors.js';
+import type { NamedResources, SiteTokenGate } from '../site-tokens/gate.js';
 import {
   type SiteTokenClaims,
   SiteTokenRefused,
   type SiteTokens,
-} from '../modules/site-tokens/site-token.js';
+} from '../site-tokens/site-token.js';
+import type { Permission } from './permissions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

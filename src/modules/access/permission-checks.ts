@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, forbidden } from '../errors.js';
-import { type Permission, roleAtLeast } from '../modules/identity/permissions.js';
-import type { Principal } from '../modules/identity/service.js';
+import { AppError, forbidden } from '../../errors.js';
+import type { Principal } from '../identity/service.js';
+import { type Permission, roleAtLeast } from './permissions.js';
 
 /**
- * The checks of the permission table (modules/identity/permissions.ts) on an authenticated
+ * The checks of the permission table (modules/access/permissions.ts) on an authenticated
  * request, and the one wording of their refusals: the API's 403s, and the read-only reasons
  * Livery Studio shows (modules/studio/abilities.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Who may call what: the one table Livery enforces (http/auth.ts) and docs/permissions.md is
+ * Who may call what: the one table Livery enforces (access/auth.ts) and docs/permissions.md is
  * rendered from (`npm run docs:permissions`; a test keeps the two equal).
  *
  * - `role`: the lowest organization role that may call the operation, in the organization the
@@ -62,7 +62,7 @@ const p = (role: OrgRole | null, scope: Scope | null, note?: string): Permission
 /**
  * The lowest role that sees the organization's spaces (reads any of them). Below it (a guest),
  * a path naming a space answers 404 whatever the operation, as for an unknown space or a
- * stranger, so that the space is not confirmed to exist (http/auth.ts).
+ * stranger, so that the space is not confirmed to exist (access/auth.ts).
  */
 export const SPACE_SEER: OrgRole = 'read';
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Enum } from '../http/schema-helpers.js';
 import { ContentRefSchema } from './content-ref.js';
-import { Enum, Group, Leaf, patchSchemaOf, shapeOf } from './schema-kit.js';
+import { Group, Leaf, patchSchemaOf, shapeOf } from './schema-kit.js';
 import {
   ContentLink,
   Favicon,
