@@ -45,8 +45,12 @@ export type HtmlValue =
   | undefined
   | readonly HtmlValue[];
 
+const SPECIAL = /[&<>"']/;
+
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
+  // Most texts (class names, addresses, titles) have none: they are returned as they are.
+  if (!SPECIAL.test(text)) return text;
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
