@@ -11,7 +11,8 @@ import { newSpace, publishChanges } from './helpers/insights.js';
 /**
  * Every setting and every document construct, filled with hostile strings, renders inert
  * (docs/published-site.md, "How HTML is written"): through the real HTTP layer (the published
- * page, the site's 404, the preview), each answer parsed by Chromium's HTML parser, in which
+ * page, the site's 404, the sign-in page of visitor authentication, the preview, the linked
+ * theme), each answer parsed by Chromium's HTML parser, in which
  * nothing may be active that the templates did not write (helpers/inert-html.ts). The settings
  * are filled by walking the settings schema: each string leaf gets each hostile string, through
  * the API; what its validation refuses is asserted refused (400), what it accepts is rendered.
@@ -163,6 +164,8 @@ let browser: Browser;
 let page: Page;
 let base: string;
 let address: string;
+/** A visitor-authentication site of the same space: its sign-in page (401) wears the settings. */
+let signInBase: string;
 before(async () => {
   // Thousands of PUTs: one for each string leaf and hostile string.
   t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
@@ -181,22 +184,21 @@ before(async () => {
       document: { markdown: markdownOf(h) },
     })),
   );
-  const created = await t.request({
-    method: 'POST',
-    url: `/v1/orgs/${t.orgId}/sites`,
-    payload: { title: 'Docs', spaces: [spaceId] },
-  });
-  base = `/v1/orgs/${t.orgId}/sites/${expectStatus(created, 201).id as string}`;
-  expectStatus(
-    await t.request({
-      method: 'PATCH',
-      url: base,
-      payload: { basename: 'hostile', visibility: 'public' },
-    }),
-    200,
-  );
-  expectStatus(await t.request({ method: 'POST', url: `${base}/publish` }), 200);
+  const site = async (basename: string, visibility: string) => {
+    const created = await t.request({
+      method: 'POST',
+      url: `/v1/orgs/${t.orgId}/sites`,
+      payload: { title: 'Docs', spaces: [spaceId] },
+    });
+    const at = `/v1/orgs/${t.orgId}/sites/${expectStatus(created, 201).id as string}`;
+    const patch = { basename, visibility };
+    expectStatus(await t.request({ method: 'PATCH', url: at, payload: patch }), 200);
+    expectStatus(await t.request({ method: 'POST', url: `${at}/publish` }), 200);
+    return at;
+  };
+  base = await site('hostile', 'public');
   address = '/s/hostile';
+  signInBase = await site('hostile-auth', 'visitor-auth');
 });
 after(async () => {
   await browser?.close();
@@ -274,6 +276,13 @@ describe('hostile strings stay text', () => {
           assert.equal(css.statusCode, 200, what);
           assert.deepEqual(findCssBreaks(css.body), [], `theme: ${what}`);
         }
+        expectStatus(
+          await t.request({ method: 'PUT', url: `${signInBase}/customization`, payload: all }),
+          200,
+        );
+        const signIn = await t.app.inject({ method: 'GET', url: '/s/hostile-auth/page-0' });
+        assert.equal(signIn.statusCode, 401, what);
+        await assertInert(signIn.body, `sign-in page: ${what}`);
         const preview = await t.request({
           method: 'POST',
           url: `${base}/preview`,
