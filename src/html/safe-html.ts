@@ -31,7 +31,7 @@ class CheckedUrl {
 }
 export type SafeUrl = CheckedUrl;
 
-/** Made only by safe-url.ts, the allow-list's one home. */
+/** For safe-url.ts only, the allow-list's one home (`attrUrl`): nothing else may call it. */
 export const checkedUrl = (url: string): SafeUrl => new CheckedUrl(url);
 
 /** What a template interpolates; `false`, `null` and `undefined` write nothing. */
@@ -110,9 +110,6 @@ function write(value: HtmlValue): string {
 export function joinHtml(items: readonly SafeHtml[], separator: SafeHtml): SafeHtml {
   return new Markup(items.map((item) => item.html).join(separator.html));
 }
-
-/** Whether a value is markup made here (for callers that accept either). */
-export const isSafeHtml = (value: unknown): value is SafeHtml => value instanceof Markup;
 
 // The audited exceptions: markup this module cannot see being made, each for one named source.
 // A new one needs a reason as good as these; test/published-hostile-strings.test.ts covers each.

@@ -217,13 +217,13 @@ export function highlight(
     state = chunk.grammarState;
     for (const line of chunk.tokens) rows.push(lineHtml(line));
   }
-  const lines_ = joinHtml(
+  const body = joinHtml(
     rows.map((line) => html`<span class="line">${line}</span>`),
     NEWLINE,
   );
   // Kept and carried as text: documents/to-html.ts takes it back as markup (highlightedCode).
   const block =
-    html`<pre class="shiki ${root.themeName ?? ''}" style="${String(root.rootStyle ?? '')}" tabindex="0"><code>${lines_}</code></pre>`
+    html`<pre class="shiki ${root.themeName ?? ''}" style="${String(root.rootStyle ?? '')}" tabindex="0"><code>${body}</code></pre>`
       .html;
   if (!cut) blocks.set(key, block, block.length + code.length);
   return block;
