@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ensureSiteAssets } from '../scripts/build-site-assets.js';
 import { startCommand, TSC } from '../scripts/start-command.js';
 
 /** What bench/run.ts and bench/scale.ts share: processes, measurement, PostgreSQL schemas. */
@@ -164,6 +165,7 @@ export async function start(
   ready: () => Promise<boolean>,
   logFile: string,
 ): Promise<ChildProcess> {
+  ensureSiteAssets(); // the server reads the published site's built script and stylesheet
   const log = openSync(logFile, 'w');
   // taskset execs node in place: the child's pid is the server's, for its /proc figures.
   const command = PINNED ? 'taskset' : process.execPath;

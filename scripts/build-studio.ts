@@ -1,7 +1,8 @@
 /**
  * Builds Livery Studio (studio/, browser code) into dist/studio/: one minified ES module bundle
- * and stylesheet with content-hashed names, and the index.html that names them. `npm start` and
- * `npm test` run it first; nothing is fetched at run time. Prints the sizes (raw and gzip) from
+ * and stylesheet with content-hashed names, and the index.html that names them; then the
+ * published site's script and stylesheet into dist/published/ (scripts/build-site-assets.ts).
+ * `npm start` and `npm test` run it first; nothing is fetched at run time. Prints the sizes (raw and gzip) from
  * esbuild's metafile, which bench/studio.ts and test/studio-assets.test.ts read too.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { buildSiteAssets } from './build-site-assets.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const STUDIO_OUT = `${ROOT}dist/studio/`;
@@ -80,4 +82,6 @@ export async function buildStudio(options: { quiet?: boolean } = {}): Promise<St
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   await buildStudio();
+  // The published site's script and stylesheet go through the same esbuild, at the same times.
+  buildSiteAssets();
 }

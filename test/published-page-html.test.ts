@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { html as markup } from '../src/html/safe-html.js';
 import { type PageView, renderPage } from '../src/modules/published/page-html.js';
 import { stringsFor } from '../src/modules/published/strings.js';
 import type { Settings } from '../src/settings/settings-schema.js';
@@ -292,7 +293,7 @@ describe('renderPage: the page', () => {
     const html = renderPage(
       view({
         siteTitle: evil,
-        page: { id: 'p', title: evil, description: evil, bodyHtml: '<p>ok</p>' },
+        page: { id: 'p', title: evil, description: evil, bodyHtml: markup`<p>ok</p>` },
         breadcrumbs: [{ title: evil, href: '/s/acme/x' }],
         sidebar: [
           {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { ensureSiteAssets } from '../../scripts/build-site-assets.js';
 import { buildApp, buildServices } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
@@ -31,6 +32,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   logStream?: DestinationStream,
 ): Promise<TestContext> {
+  // The app serves the published site's built script and stylesheet (a file run alone builds them).
+  ensureSiteAssets();
   const database = await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,

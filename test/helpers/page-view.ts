@@ -1,3 +1,4 @@
+import { html } from '../../src/html/safe-html.js';
 import { type ContentRef, resolveLink } from '../../src/modules/published/navigation.js';
 import type { PageView } from '../../src/modules/published/page-html.js';
 import { stringsFor } from '../../src/modules/published/strings.js';
@@ -19,7 +20,7 @@ export const pageView = (fields: Partial<PageView> = {}): PageView => ({
   strings: stringsFor('en'),
   siteTitle: 'Acme Docs',
   homeHref: '/s/acme/',
-  page: { id: 'p1', title: 'Install', bodyHtml: '<p>Body</p>' },
+  page: { id: 'p1', title: 'Install', bodyHtml: html`<p>Body</p>` },
   sidebar: [],
   breadcrumbs: [],
   neighbours: {},

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { ensureSiteAssets } from '../../scripts/build-site-assets.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -22,6 +23,7 @@ export async function startServer(
   /** `node`'s arguments: the sources through tsx, or the compiled server (see npm start). */
   nodeArgs: string[] = ['--import', 'tsx', 'src/server.ts'],
 ): Promise<ServerProcess> {
+  ensureSiteAssets(); // the server reads the published site's built script and stylesheet
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
@@ -81,6 +83,7 @@ export async function run(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  ensureSiteAssets(); // a server run to completion reads them too
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },

@@ -1,9 +1,2 @@
-/** Text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+/** Text for HTML element content and attribute values: the one escape (html/safe-html.ts). */
+export { escapeHtml } from '../../html/safe-html.js';

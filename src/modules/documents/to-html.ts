@@ -1,5 +1,12 @@
+import {
+  highlightedCode,
+  html,
+  joinHtml,
+  type SafeHtml,
+  type SafeUrl,
+} from '../../html/safe-html.js';
+import { attrUrl, isAllowedUrl } from '../../html/safe-url.js';
 import { encodeSegment } from '../../well-formed-text.js';
-import { escapeHtml as e } from './escape.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
@@ -7,15 +14,20 @@ import { tableCells } from './table-cells.js';
 /**
  * A document as the published site's page body (docs/published-site.md). Content is written by
  * members but read by anonymous visitors, so what it may do is limited here, once:
- * - every text and attribute is escaped; no raw HTML comes through (the parser never made any);
+ * - it is written with `html` templates (html/safe-html.ts): every text and attribute is escaped
+ *   unless it is markup made the same way; no raw HTML comes through (the parser never made any);
  * - link and image targets are checked again (a document may come from elsewhere than the
- *   parser): `javascript:`, `vbscript:`, `file:` and `data:` (except `data:image/gif|png|jpeg|
- *   webp` images) are refused, and a refused link is shown as its text;
+ *   parser) against the one allow-list of schemes (html/safe-url.ts): `javascript:`, `data:`
+ *   (except raster images) and any other scheme than http(s), mailto, tel and ftp are refused,
+ *   and a refused link is shown as its text;
  * - external links get `rel="noopener noreferrer"`, and open in a new tab when the site says so.
  * Headings carry their anchors (`meta.id`); code blocks go through the caller's highlighter.
  */
 export interface HtmlOptions {
-  /** A code block's highlighted HTML, or undefined to render it plain (code-highlight.ts). */
+  /**
+   * A code block's highlighted HTML, or undefined to render it plain: made by code-highlight.ts
+   * (one of the audited exceptions of html/safe-html.ts, `highlightedCode`).
+   */
   highlight?: ((code: string, info: string) => string | undefined) | undefined;
   /** External links open in a new tab (`externalLinks.target: blank`). */
   newTab?: boolean;
@@ -31,58 +43,50 @@ interface State extends HtmlOptions {
 }
 
 export function documentToHtml(doc: JsonDocument, options: HtmlOptions = {}): string {
-  return blocksHtml(doc.nodes, { ...options, tabGroups: 0 });
+  return html`${blocksHtml(doc.nodes, { ...options, tabGroups: 0 })}`.html;
 }
 
-function blocksHtml(nodes: readonly (Block | Inline)[] | undefined, s: State): string {
+function blocksHtml(nodes: readonly (Block | Inline)[] | undefined, s: State): SafeHtml[] {
   return (nodes ?? [])
     .filter((node): node is Block => node.object === 'block')
-    .map((node) => blockHtml(node, s))
-    .join('');
+    .map((node) => blockHtml(node, s));
 }
 
-const UNSAFE = /^(javascript|vbscript|file|data):/;
-const SAFE_DATA_IMAGE = /^data:image\/(gif|png|jpeg|webp);/;
-
-/** A link or image target that may be followed, or undefined. */
+/**
+ * A link or image target that may be followed, or undefined (html/safe-url.ts has the
+ * allow-list; this is its answer as text, for callers that are not writing HTML).
+ */
 export function safeUrl(url: string, image = false): string | undefined {
-  // Browsers ignore control characters and spaces in a scheme (`java\tscript:`).
-  const squeezed = [...url]
-    .filter((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f)
-    .join('')
-    .toLowerCase();
-  if (!UNSAFE.test(squeezed)) return url;
-  return image && SAFE_DATA_IMAGE.test(squeezed) ? url : undefined;
+  return isAllowedUrl(url, image) ? url : undefined;
 }
 
-function blockHtml(node: Block, s: State): string {
+function blockHtml(node: Block, s: State): SafeHtml {
   const inner = () => inlineHtml(node.nodes as Inline[], s);
   switch (node.type) {
     case 'paragraph':
-      return `<p>${inner()}</p>\n`;
+      return html`<p>${inner()}</p>\n`;
     case 'heading-1':
+      return html`<h1${headingId(node)}>${inner()}</h1>\n`;
     case 'heading-2':
-    case 'heading-3': {
-      const tag = `h${node.type.slice(-1)}`;
-      const id = node.meta?.id === undefined ? '' : ` id="${e(node.meta.id)}"`;
-      return `<${tag}${id}>${inner()}</${tag}>\n`;
-    }
+      return html`<h2${headingId(node)}>${inner()}</h2>\n`;
+    case 'heading-3':
+      return html`<h3${headingId(node)}>${inner()}</h3>\n`;
     case 'list-ordered': {
       const start = Number(node.data.start ?? 1);
-      return `<ol${start === 1 ? '' : ` start="${start}"`}>\n${items(node, s, false)}</ol>\n`;
+      return html`<ol${start === 1 ? '' : html` start="${start}"`}>\n${items(node, s, false)}</ol>\n`;
     }
     case 'list-unordered':
-      return `<ul>\n${items(node, s, false)}</ul>\n`;
+      return html`<ul>\n${items(node, s, false)}</ul>\n`;
     case 'list-tasks':
-      return `<ul class="task-list">\n${items(node, s, true)}</ul>\n`;
+      return html`<ul class="task-list">\n${items(node, s, true)}</ul>\n`;
     case 'blockquote':
-      return `<blockquote>\n${blocksHtml(node.nodes, s)}</blockquote>\n`;
+      return html`<blockquote>\n${blocksHtml(node.nodes, s)}</blockquote>\n`;
     case 'hint': {
       const style = String(node.data.style ?? 'info').replace(/[^a-z]/g, '');
-      return `<div class="hint hint-${style}" role="note">\n${blocksHtml(node.nodes, s)}</div>\n`;
+      return html`<div class="hint hint-${style}" role="note">\n${blocksHtml(node.nodes, s)}</div>\n`;
     }
     case 'divider':
-      return '<hr>\n';
+      return html`<hr>\n`;
     case 'code':
       return codeHtml(node, s);
     case 'table':
@@ -94,139 +98,160 @@ function blockHtml(node: Block, s: State): string {
     case 'expandable': {
       const title = node.fragments?.find((f) => f.fragment === 'expandable-title')?.nodes[0];
       const body = node.fragments?.find((f) => f.fragment === 'expandable-body')?.nodes;
-      const open = node.data.defaultExpanded === true ? ' open' : '';
-      return `<details class="expandable"${open}><summary>${inlineHtml((title?.nodes ?? []) as Inline[], s)}</summary>\n${blocksHtml(body, s)}</details>\n`;
+      const open = node.data.defaultExpanded === true ? html` open` : '';
+      return html`<details class="expandable"${open}><summary>${inlineHtml((title?.nodes ?? []) as Inline[], s)}</summary>\n${blocksHtml(body, s)}</details>\n`;
     }
     case 'content-ref':
       return contentRefHtml(node.data.ref as Ref, s);
     case 'embed': {
       const url = String(node.data.url ?? '');
-      const href = safeUrl(url);
+      const href = attrUrl(url);
       return href === undefined
-        ? `<p class="embed">${e(url)}</p>\n`
-        : `<p class="embed"><a href="${e(href)}"${external(href, s)}>${e(url)}</a></p>\n`;
+        ? html`<p class="embed">${url}</p>\n`
+        : html`<p class="embed"><a href="${href}"${external(href, s)}>${url}</a></p>\n`;
     }
     default:
       // A block Livery does not render: its content.
-      return blocksHtml(node.nodes, s);
+      return html`${blocksHtml(node.nodes, s)}`;
   }
 }
 
-function items(list: Block, s: State, tasks: boolean): string {
-  return (list.nodes ?? [])
-    .map((item) => {
-      const nodes = ((item as Block).nodes ?? []) as Block[];
-      const box = tasks
-        ? `<input type="checkbox" disabled${(item as Block).data.checked === true ? ' checked' : ''}> `
-        : '';
-      const only = nodes.length === 1 && nodes[0]?.type === 'paragraph' ? nodes[0] : undefined;
-      const body =
-        only === undefined ? `\n${blocksHtml(nodes, s)}` : inlineHtml(only.nodes as Inline[], s);
-      return `<li${tasks ? ' class="task-list-item"' : ''}>${box}${body}</li>\n`;
-    })
-    .join('');
+const headingId = (node: Block) => (node.meta?.id === undefined ? '' : html` id="${node.meta.id}"`);
+
+function items(list: Block, s: State, tasks: boolean): SafeHtml[] {
+  return (list.nodes ?? []).map((item) => {
+    const nodes = ((item as Block).nodes ?? []) as Block[];
+    const box = tasks
+      ? html`<input type="checkbox" disabled${(item as Block).data.checked === true ? html` checked` : ''}> `
+      : '';
+    const only = nodes.length === 1 && nodes[0]?.type === 'paragraph' ? nodes[0] : undefined;
+    const body =
+      only === undefined ? html`\n${blocksHtml(nodes, s)}` : inlineHtml(only.nodes as Inline[], s);
+    return html`<li${tasks ? html` class="task-list-item"` : ''}>${box}${body}</li>\n`;
+  });
 }
 
-function codeHtml(node: Block, s: State): string {
+function codeHtml(node: Block, s: State): SafeHtml {
   const code = `${(node.nodes ?? []).map((line) => plainText((line as Block).nodes)).join('\n')}\n`;
   const syntax = typeof node.data.syntax === 'string' ? node.data.syntax : '';
   const highlighted = s.highlight?.(code, syntax);
   const pre =
     highlighted === undefined
-      ? `<pre><code${syntax === '' ? '' : ` class="language-${e(syntax)}"`}>${e(code)}</code></pre>\n`
-      : `${highlighted}\n`;
+      ? html`<pre><code${syntax === '' ? '' : html` class="language-${syntax}"`}>${code}</code></pre>\n`
+      : html`${highlightedCode(highlighted)}\n`;
   const title = node.data.title;
   return typeof title === 'string' && title !== ''
-    ? `<figure class="code-block"><figcaption>${e(title)}</figcaption>\n${pre}</figure>\n`
+    ? html`<figure class="code-block"><figcaption>${title}</figcaption>\n${pre}</figure>\n`
     : pre;
 }
 
-function tableHtml(node: Block, s: State): string {
+/** A column's alignment as CSS: only the three the model has (anything else is left). */
+const ALIGN: Readonly<Record<string, SafeHtml>> = {
+  center: html` style="text-align:center"`,
+  right: html` style="text-align:right"`,
+};
+
+function tableHtml(node: Block, s: State): SafeHtml {
   const { columns, rows } = tableCells(node);
-  const align = (a: string) => (a === 'left' ? '' : ` style="text-align:${a}"`);
-  const head = columns.map((c) => `<th${align(c.align)}>${e(c.title)}</th>`).join('');
-  const body = rows
-    .map(
-      (row) =>
-        `<tr>${row.map((cell, i) => `<td${align(columns[i]?.align ?? 'left')}>${inlineHtml(cell, s)}</td>`).join('')}</tr>\n`,
-    )
-    .join('');
-  return `<div class="table-wrap"><table>\n<thead>\n<tr>${head}</tr>\n</thead>\n<tbody>\n${body}</tbody>\n</table></div>\n`;
+  const align = (a: string) => (Object.hasOwn(ALIGN, a) ? ALIGN[a] : '');
+  const head = columns.map((c) => html`<th${align(c.align)}>${c.title}</th>`);
+  const body = rows.map(
+    (row) =>
+      html`<tr>${row.map((cell, i) => html`<td${align(columns[i]?.align ?? 'left')}>${inlineHtml(cell, s)}</td>`)}</tr>\n`,
+  );
+  return html`<div class="table-wrap"><table>\n<thead>\n<tr>${head}</tr>\n</thead>\n<tbody>\n${body}</tbody>\n</table></div>\n`;
 }
 
-function imagesHtml(node: Block): string {
+function imagesHtml(node: Block): SafeHtml {
   const figures = (node.nodes ?? []).map((image) => {
     const data = (image as Block).data as InlineImage['data'];
     const caption = plainText((image as Block).fragments?.[0]?.nodes);
-    return `<figure>${imageTag(data)}${caption === '' ? '' : `<figcaption>${e(caption)}</figcaption>`}</figure>`;
+    return html`<figure>${imageTag(data)}${caption === '' ? '' : html`<figcaption>${caption}</figcaption>`}</figure>`;
   });
-  return `<div class="images">${figures.join('')}</div>\n`;
+  return html`<div class="images">${figures}</div>\n`;
 }
 
-function imageTag(data: InlineImage['data']): string {
-  const src = safeUrl(data.ref.url, true);
-  if (src === undefined) return e(data.alt ?? '');
-  const title = data.caption === undefined ? '' : ` title="${e(data.caption)}"`;
-  return `<img src="${e(src)}" alt="${e(data.alt ?? '')}"${title} loading="lazy">`;
+function imageTag(data: InlineImage['data']): SafeHtml {
+  const src = attrUrl(data.ref.url, true);
+  if (src === undefined) return html`${data.alt ?? ''}`;
+  const title = data.caption === undefined ? '' : html` title="${data.caption}"`;
+  return html`<img src="${src}" alt="${data.alt ?? ''}"${title} loading="lazy">`;
 }
 
 /**
  * Tabs as radio buttons and labels (site.css shows the checked one's panel): they work without
  * JavaScript, and each panel has its title so that nothing is hidden to a reader without CSS.
  */
-function tabsHtml(node: Block, s: State): string {
+function tabsHtml(node: Block, s: State): SafeHtml {
   const group = `tabs-${++s.tabGroups}`;
   const tabs = (node.nodes ?? []).map((tab, i) => {
     const id = `${group}-${i + 1}`;
-    const title = e(String((tab as Block).data.title ?? ''));
-    return `<input type="radio" name="${group}" id="${id}"${i === 0 ? ' checked' : ''}><label for="${id}">${title}</label><div class="tab-panel">\n${blocksHtml((tab as Block).nodes, s)}</div>`;
+    const title = String((tab as Block).data.title ?? '');
+    return html`<input type="radio" name="${group}" id="${id}"${i === 0 ? html` checked` : ''}><label for="${id}">${title}</label><div class="tab-panel">\n${blocksHtml((tab as Block).nodes, s)}</div>`;
   });
-  return `<div class="tabs">${tabs.join('')}</div>\n`;
+  return html`<div class="tabs">${tabs}</div>\n`;
 }
 
-function contentRefHtml(ref: Ref, s: State): string {
+function contentRefHtml(ref: Ref, s: State): SafeHtml {
   const href = refHref(ref, s);
   const title =
     ref.kind === 'url'
       ? ref.url
-      : ((ref.page === undefined ? undefined : s.pageTitle?.(ref.page)) ?? href ?? '');
-  if (href === undefined) return `<p class="content-ref">${e(title)}</p>\n`;
-  return `<p><a class="content-ref" href="${e(href)}"${external(href, s)}>${e(title)}</a></p>\n`;
+      : ((ref.page === undefined ? undefined : s.pageTitle?.(ref.page)) ?? href?.url ?? '');
+  if (href === undefined) return html`<p class="content-ref">${title}</p>\n`;
+  return html`<p><a class="content-ref" href="${href}"${external(href, s)}>${title}</a></p>\n`;
 }
 
 /** Where a reference leads on the site, or undefined (a page it does not have, a refused URL). */
-function refHref(ref: Ref, s: State): string | undefined {
-  if (ref.kind === 'url') return safeUrl(ref.url);
+function refHref(ref: Ref, s: State): SafeUrl | undefined {
+  if (ref.kind === 'url') return attrUrl(ref.url);
   const anchor = ref.kind === 'anchor' ? `#${encodeSegment(ref.anchor)}` : '';
-  if (ref.page === undefined) return anchor;
+  if (ref.page === undefined) return attrUrl(anchor);
   const page = s.pageHref?.(ref.page);
-  return page === undefined ? undefined : `${page}${anchor}`;
+  return page === undefined ? undefined : attrUrl(`${page}${anchor}`);
 }
 
-const external = (href: string, s: State) =>
-  /^https?:\/\//i.test(href)
-    ? `${s.newTab === true ? ' target="_blank"' : ''} rel="noopener noreferrer"`
-    : '';
+const NEW_TAB = html` target="_blank" rel="noopener noreferrer"`;
+const NO_OPENER = html` rel="noopener noreferrer"`;
+const external = (href: SafeUrl, s: State) =>
+  /^https?:\/\//i.test(href.url) ? (s.newTab === true ? NEW_TAB : NO_OPENER) : '';
 
-function inlineHtml(nodes: readonly Inline[] | undefined, s: State): string {
-  return (nodes ?? [])
-    .map((node) => {
-      if (node.object === 'text') return node.leaves.map(leafHtml).join('');
-      if (node.type === 'inline-image') return imageTag(node.data);
-      const inner = inlineHtml(node.nodes, s);
-      const href = refHref(node.data.ref, s);
-      return href === undefined ? inner : `<a href="${e(href)}"${external(href, s)}>${inner}</a>`;
-    })
-    .join('');
+function inlineHtml(nodes: readonly Inline[] | undefined, s: State): SafeHtml[] {
+  return (nodes ?? []).map((node) => {
+    if (node.object === 'text') return html`${node.leaves.map(leafHtml)}`;
+    if (node.type === 'inline-image') return imageTag(node.data);
+    const inner = inlineHtml(node.nodes, s);
+    const href = refHref(node.data.ref, s);
+    return href === undefined
+      ? html`${inner}`
+      : html`<a href="${href}"${external(href, s)}>${inner}</a>`;
+  });
 }
 
-const TAGS = { bold: 'strong', italic: 'em', strikethrough: 's', code: 'code' } as const;
+const BREAK = html`<br>\n`;
 
-function leafHtml(leaf: Leaf): string {
-  let html = e(leaf.text).replaceAll('\n', '<br>\n');
+function leafHtml(leaf: Leaf): SafeHtml {
+  let out = leaf.text.includes('\n')
+    ? joinHtml(
+        leaf.text.split('\n').map((line) => html`${line}`),
+        BREAK,
+      )
+    : html`${leaf.text}`;
   for (const m of [...leaf.marks].reverse()) {
-    const tag = TAGS[m.type as keyof typeof TAGS];
-    if (tag !== undefined) html = `<${tag}>${html}</${tag}>`;
+    switch (m.type) {
+      case 'bold':
+        out = html`<strong>${out}</strong>`;
+        break;
+      case 'italic':
+        out = html`<em>${out}</em>`;
+        break;
+      case 'strikethrough':
+        out = html`<s>${out}</s>`;
+        break;
+      case 'code':
+        out = html`<code>${out}</code>`;
+        break;
+    }
   }
-  return html;
+  return out;
 }

@@ -8,9 +8,10 @@ import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { bundledLanguages } from 'shiki/langs';
 import { bundledThemes } from 'shiki/themes';
 import { BoundedCache } from '../../bounded-cache.js';
+import { html, joinHtml, type SafeHtml } from '../../html/safe-html.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import { LIVERY_THEMES, shikiThemeName } from './code-themes.js';
-import { codeBlocks, escapeHtml as e } from './markdown.js';
+import { codeBlocks } from './markdown.js';
 
 /**
  * Syntax highlighting of fenced code on the published site, by Shiki (the grammars and themes
@@ -187,17 +188,17 @@ export function highlight(
   if (kept !== undefined) return kept;
   const root = core.codeToTokens('', { ...options, lang: PLAIN });
   const lines = code.replace(/\n$/, '').split('\n');
-  const html: string[] = [];
+  const rows: SafeHtml[] = [];
   let state: GrammarState | undefined;
   let cut = false;
-  while (html.length < lines.length) {
-    const start = html.length;
+  while (rows.length < lines.length) {
+    const start = rows.length;
     cut = lang !== PLAIN && budget.spentMs >= budgetMs;
     if (lang === PLAIN || cut) {
       // One line at a time: a spread of a long block's lines into push() overflows the stack.
       for (let i = start; i < lines.length; i++) {
         const line = lines[i] as string;
-        html.push(line === '' ? '' : `<span>${e(line)}</span>`);
+        rows.push(line === '' ? NOTHING : html`<span>${line}</span>`);
       }
       break;
     }
@@ -214,10 +215,16 @@ export function highlight(
     });
     budget.spentMs += now() - began;
     state = chunk.grammarState;
-    for (const line of chunk.tokens) html.push(lineHtml(line));
+    for (const line of chunk.tokens) rows.push(lineHtml(line));
   }
-  const rows = html.map((line) => `<span class="line">${line}</span>`).join('\n');
-  const block = `<pre class="shiki ${e(root.themeName ?? '')}" style="${e(String(root.rootStyle ?? ''))}" tabindex="0"><code>${rows}</code></pre>`;
+  const body = joinHtml(
+    rows.map((line) => html`<span class="line">${line}</span>`),
+    NEWLINE,
+  );
+  // Kept and carried as text: documents/to-html.ts takes it back as markup (highlightedCode).
+  const block =
+    html`<pre class="shiki ${root.themeName ?? ''}" style="${String(root.rootStyle ?? '')}" tabindex="0"><code>${body}</code></pre>`
+      .html;
   if (!cut) blocks.set(key, block, block.length + code.length);
   return block;
 }
@@ -229,7 +236,10 @@ const blocks = new BoundedCache<string>(16 * 1024 * 1024);
 const CHUNK_CHARS = 2000;
 
 /** A line's tokens as spans, neighbours of the same style merged (as Shiki's own HTML does). */
-function lineHtml(tokens: ThemedToken[]): string {
+const NOTHING = html``;
+const NEWLINE = html`\n`;
+
+function lineHtml(tokens: ThemedToken[]): SafeHtml {
   const runs: { style: string; text: string }[] = [];
   for (const token of tokens) {
     const style = Object.entries(token.htmlStyle ?? {})
@@ -239,9 +249,7 @@ function lineHtml(tokens: ThemedToken[]): string {
     if (last !== undefined && last.style === style) last.text += token.content;
     else runs.push({ style, text: token.content });
   }
-  return runs
-    .map(({ style, text }) =>
-      style === '' ? `<span>${e(text)}</span>` : `<span style="${e(style)}">${e(text)}</span>`,
-    )
-    .join('');
+  return html`${runs.map(({ style, text }) =>
+    style === '' ? html`<span>${text}</span>` : html`<span style="${style}">${text}</span>`,
+  )}`;
 }

@@ -1,8 +1,9 @@
+import { html, type SafeHtml } from '../../html/safe-html.js';
+import { attrUrl } from '../../html/safe-url.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import type { PageAction } from '../../settings/vocabulary.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import { type IconName, icon } from './icons.js';
-import { escapeHtml as e } from './markdown.js';
 import { targetAttributes } from './page-chrome.js';
 import type { Strings } from './strings.js';
 
@@ -102,30 +103,32 @@ export function pageActionsHtml(
   settings: Settings,
   context: PageActionContext | undefined,
   t: Strings,
-): string {
+): SafeHtml | '' {
   if (context === undefined) return '';
   const [main, ...more] = menuEntries(settings, context, t);
   if (main === undefined) return '';
   const rest =
     more.length === 0
       ? ''
-      : `<details class="dropdown page-actions-more"><summary class="page-action" aria-label="${e(t.moreActions)}" title="${e(t.moreActions)}">${icon('chevronDown')}</summary><ul>${more.map((entry) => `<li>${entryHtml(entry, settings)}</li>`).join('')}</ul></details>`;
-  return `<div class="page-actions" role="group" aria-label="${e(t.pageActions)}">${entryHtml(main, settings, 'page-action-main')}${rest}</div>`;
+      : html`<details class="dropdown page-actions-more"><summary class="page-action" aria-label="${t.moreActions}" title="${t.moreActions}">${icon('chevronDown')}</summary><ul>${more.map((entry) => html`<li>${entryHtml(entry, settings)}</li>`)}</ul></details>`;
+  return html`<div class="page-actions" role="group" aria-label="${t.pageActions}">${entryHtml(main, settings, 'page-action-main')}${rest}</div>`;
 }
 
 /**
  * Buttons need the page's script, so they start `hidden` and the script shows them: without
  * it, a visitor sees only links that work ("View as Markdown", the AI links).
  */
-function entryHtml(entry: Entry, s: Settings, extra = ''): string {
+function entryHtml(entry: Entry, s: Settings, extra = ''): SafeHtml {
   const className = `page-action${extra === '' ? '' : ` ${extra}`}`;
-  const inner = `${icon(entry.icon)}<span>${e(entry.label)}</span>`;
+  const inner = html`${icon(entry.icon)}<span>${entry.label}</span>`;
   if (entry.kind === 'link') {
-    return `<a class="${className}" href="${e(entry.href)}"${targetAttributes(entry.href, s)}>${inner}</a>`;
+    const href = attrUrl(entry.href);
+    if (href === undefined) return html`<span class="${className}">${inner}</span>`;
+    return html`<a class="${className}" href="${href}"${targetAttributes(entry.href, s)}>${inner}</a>`;
   }
   const data = [
-    entry.href === undefined ? '' : ` data-href="${e(entry.href)}"`,
-    entry.done === undefined ? '' : ` data-done="${e(entry.done)}"`,
-  ].join('');
-  return `<button type="button" class="${className}" data-action="${entry.action}"${data} hidden>${inner}</button>`;
+    entry.href === undefined ? '' : html` data-href="${entry.href}"`,
+    entry.done === undefined ? '' : html` data-done="${entry.done}"`,
+  ];
+  return html`<button type="button" class="${className}" data-action="${entry.action}"${data} hidden>${inner}</button>`;
 }

@@ -1,3 +1,4 @@
+import { html as markup } from '../../html/safe-html.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import { findByPath, type StoredPage } from '../content/tree.js';
 import {
@@ -27,9 +28,11 @@ export type BodyOf = (page: StoredPage, path: string) => Promise<Uint8Array>;
 
 /**
  * Where the body goes in the page's HTML. It cannot occur in what the chrome renders otherwise:
- * every text there is escaped, so no content can write a `<`.
+ * every text there is escaped, so no content can write a `<`. The body's bytes are markup made by
+ * documents/to-html.ts (or page-body.ts's plain body), with `html` templates as well.
  */
-const BODY = '<!--livery:page-body-->';
+const BODY_MARK = markup`<!--livery:page-body-->`;
+const BODY = BODY_MARK.html;
 
 /**
  * The answer at `pagePath` of a frame's variant: the first page at '', groups lead below, and
@@ -48,7 +51,7 @@ export async function answerAt(
     const first = firstDocument(frame.tree);
     const body = first === undefined ? undefined : await bodyOf(first.page, first.path);
     const links = pageLinks(frame, first?.page.id, apiBase);
-    return html(200, settings, documentView(frame, first?.page, links, BODY), body);
+    return html(200, settings, documentView(frame, first?.page, links, BODY_MARK), body);
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -68,7 +71,7 @@ export async function answerAt(
   }
   const body = await bodyOf(found.page, found.path);
   const links = pageLinks(frame, found.page.id, apiBase);
-  return html(200, settings, documentView(frame, found.page, links, BODY), body);
+  return html(200, settings, documentView(frame, found.page, links, BODY_MARK), body);
 }
 
 /** How much of the rendered-pages cache an answer takes. */

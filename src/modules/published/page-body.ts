@@ -1,7 +1,7 @@
+import { html } from '../../html/safe-html.js';
 import { type PageTable, readPageTable } from '../content/page-table.js';
 import { codeBlocksOf, documentToHtml, markdownToDocument, pageLinks } from '../documents/index.js';
 import { type CodeThemes, pageHighlighter } from './code-highlight.js';
-import { escapeHtml as e } from './markdown.js';
 import { pageHref } from './navigation.js';
 
 /**
@@ -55,7 +55,8 @@ export async function renderPageBody(input: PageBodyInput): Promise<Uint8Array> 
  */
 export function plainBody(markdown: string, notice: string): Uint8Array {
   return encoder.encode(
-    `<div class="hint hint-warning" role="note">\n<p>${e(notice)}</p>\n</div>\n<pre class="page-text"><code>${e(markdown)}</code></pre>\n`,
+    html`<div class="hint hint-warning" role="note">\n<p>${notice}</p>\n</div>\n<pre class="page-text"><code>${markdown}</code></pre>\n`
+      .html,
   );
 }
 

@@ -1,8 +1,9 @@
+import { html, type SafeHtml } from '../../html/safe-html.js';
+import { ownUrl } from '../../html/safe-url.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import { findById, type Located, type StoredPage, type Tree } from '../content/tree.js';
 import { localized } from './localized.js';
-import { escapeHtml as e } from './markdown.js';
 import {
   breadcrumbs,
   type ContentRef,
@@ -106,14 +107,14 @@ export function documentView(
   frame: SiteFrame,
   page: StoredPage | undefined,
   links: { editHref?: string; interactive: boolean },
-  /** The page's body, as HTML (page-body.ts). */
-  bodyHtml: string,
+  /** The page's body, as HTML (page-body.ts), or where it goes (page-answer.ts). */
+  bodyHtml: SafeHtml,
 ): PageView {
   const { base, ...shared } = frameView(frame, page?.id);
   if (page === undefined) {
     return {
       ...shared,
-      page: { id: '', title: shared.siteTitle, bodyHtml: '' },
+      page: { id: '', title: shared.siteTitle, bodyHtml: html`` },
       breadcrumbs: [],
       neighbours: {},
     };
@@ -157,7 +158,7 @@ export function notFoundView(frame: SiteFrame): PageView {
     page: {
       id: '',
       title: t.notFoundTitle,
-      bodyHtml: `<p>${e(t.notFoundText)}</p>\n<p><a href="${e(base)}">${e(t.backHome)}</a></p>\n`,
+      bodyHtml: html`<p>${t.notFoundText}</p>\n<p><a href="${ownUrl(base)}">${t.backHome}</a></p>\n`,
     },
     breadcrumbs: [],
     neighbours: {},
@@ -171,7 +172,7 @@ export function signInView(frame: SiteFrame): PageView {
   return {
     ...view,
     variants: [],
-    page: { id: '', title: view.siteTitle, bodyHtml: `<p>${e(t.signInRequired)}</p>\n` },
+    page: { id: '', title: view.siteTitle, bodyHtml: html`<p>${t.signInRequired}</p>\n` },
   };
 }
 

@@ -1,7 +1,8 @@
+import { html, joinHtml, type SafeHtml, styleElement, svgDataUrl } from '../../html/safe-html.js';
+import { attrUrl, ownUrl } from '../../html/safe-url.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import { icon } from './icons.js';
-import { escapeHtml as e } from './markdown.js';
 import type { ContentRef, NavEntry, PageLink } from './navigation.js';
 import { type PageActionContext, pageActionsHtml } from './page-actions.js';
 import { announcement, footer, header } from './page-chrome.js';
@@ -11,8 +12,9 @@ import type { Strings } from './strings.js';
  * One page of a published site as HTML (issue 7): every customization setting the site can act
  * on is applied here, from the effective settings of the variant (docs/published-site.md lists
  * each one and those that do not apply). Pure: the caller resolves content, navigation and links.
- * Every text that comes from settings or content is escaped; the body arrives already rendered
- * by markdown.ts.
+ * Written with `html` templates (html/safe-html.ts): every text that comes from settings or
+ * content is escaped, every address passes the allow-list of schemes; the body arrives as markup
+ * already (documents/to-html.ts, or the place where the worker's body is put: page-answer.ts).
  */
 export interface PageView {
   settings: Settings;
@@ -20,7 +22,7 @@ export interface PageView {
   /** The customization title (in the variant's language), else the content's. */
   siteTitle: string;
   homeHref: string;
-  page: { id: string; title: string; emoji?: string; description?: string; bodyHtml: string };
+  page: { id: string; title: string; emoji?: string; description?: string; bodyHtml: SafeHtml };
   sidebar: NavEntry[];
   breadcrumbs: { title: string; href?: string }[];
   neighbours: { previous?: PageLink | undefined; next?: PageLink | undefined };
@@ -57,29 +59,31 @@ export function renderPage(view: PageView): string {
     `sidebar-bg-${s.styling.sidebar.background}`,
     `sidebar-list-${s.styling.sidebar.list}`,
     `links-${s.styling.links}`,
-  ];
-  return `<!doctype html>
-<html lang="${e(s.internationalization.locale)}" data-theme="${initialTheme(s)}" data-default-theme="${s.themes.default}"${view.siteKey === undefined ? '' : ` data-site="${e(view.siteKey)}"`}>
+  ].join(' ');
+  const editHref =
+    s.git.showEditLink && view.editHref !== undefined ? attrUrl(view.editHref) : undefined;
+  return html`<!doctype html>
+<html lang="${s.internationalization.locale}" data-theme="${initialTheme(s)}" data-default-theme="${s.themes.default}"${view.siteKey === undefined ? '' : html` data-site="${view.siteKey}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(title)}</title>
-${view.noindex ? '<meta name="robots" content="noindex">\n' : ''}${page.description === undefined ? '' : `<meta name="description" content="${e(page.description)}">\n`}<meta property="og:title" content="${e(title)}">
-${s.socialPreview.url === undefined ? '' : `<meta property="og:image" content="${e(s.socialPreview.url)}">\n`}${favicon(s)}${themeLink(view)}
-<link rel="stylesheet" href="${e(view.assetsHref)}site.css">
-<script src="${e(view.assetsHref)}site.js"></script>
+<title>${title}</title>
+${view.noindex ? html`<meta name="robots" content="noindex">\n` : ''}${page.description === undefined ? '' : html`<meta name="description" content="${page.description}">\n`}<meta property="og:title" content="${title}">
+${s.socialPreview.url === undefined ? '' : html`<meta property="og:image" content="${s.socialPreview.url}">\n`}${favicon(s)}${themeLink(view)}
+<link rel="stylesheet" href="${ownUrl(`${view.assetsHref}site.css`)}">
+<script src="${ownUrl(`${view.assetsHref}site.js`)}"></script>
 </head>
-<body class="${bodyClasses.join(' ')}"${bodyData(view)}>
+<body class="${bodyClasses}"${bodyData(view)}>
 ${announcement(view)}${header(view)}<div class="layout">
-<nav class="sidebar" aria-label="${e(t.tableOfContents)}">${variantSwitcher(view)}${navList(view.sidebar)}</nav>
+<nav class="sidebar" aria-label="${t.tableOfContents}">${variantSwitcher(view)}${navList(view.sidebar)}</nav>
 <main class="page">
-${breadcrumbTrail(view.breadcrumbs)}<div class="page-head"><h1>${page.emoji === undefined ? '' : `<span class="emoji">${e(page.emoji)}</span> `}${e(page.title)}</h1>${pageActionsHtml(s, view.actions, t)}</div>
-${page.description === undefined ? '' : `<p class="description">${e(page.description)}</p>\n`}<article class="content">${page.bodyHtml}</article>
-${s.git.showEditLink && view.editHref !== undefined ? `<p class="edit-link"><a href="${e(view.editHref)}">${e(t.editPage)}</a></p>\n` : ''}${s.feedback.enabled && view.feedbackHref !== undefined ? feedbackWidget(t) : ''}${s.pagination.enabled ? pagination(view) : ''}</main>
+${breadcrumbTrail(view.breadcrumbs)}<div class="page-head"><h1>${page.emoji === undefined ? '' : html`<span class="emoji">${page.emoji}</span> `}${page.title}</h1>${pageActionsHtml(s, view.actions, t)}</div>
+${page.description === undefined ? '' : html`<p class="description">${page.description}</p>\n`}<article class="content">${page.bodyHtml}</article>
+${editHref === undefined ? '' : html`<p class="edit-link"><a href="${editHref}">${t.editPage}</a></p>\n`}${s.feedback.enabled && view.feedbackHref !== undefined ? feedbackWidget(t) : ''}${s.pagination.enabled ? pagination(view) : ''}</main>
 </div>
 ${footer(view)}</body>
 </html>
-`;
+`.html;
 }
 
 /**
@@ -88,15 +92,15 @@ ${footer(view)}</body>
  */
 const initialTheme = (s: Settings) => (s.themes.default === 'system' ? 'light' : s.themes.default);
 
-function themeLink(view: PageView): string {
+function themeLink(view: PageView): SafeHtml {
   // `</` cannot occur in generated CSS (colors, lengths, known font names); refused all the same.
   return view.inlineThemeCss === undefined
-    ? `<link rel="stylesheet" href="${e(view.themeCssHref)}">\n`
-    : `<style>${view.inlineThemeCss.replaceAll('</', '<\\/')}</style>\n`;
+    ? html`<link rel="stylesheet" href="${ownUrl(view.themeCssHref)}">\n`
+    : html`${styleElement(view.inlineThemeCss)}\n`;
 }
 
 /** What the page's script needs: where to report views and feedback, and for which page. */
-function bodyData(view: PageView): string {
+function bodyData(view: PageView): SafeHtml[] {
   const data: [string, string | undefined][] = [
     ['page-id', view.page.id],
     ['site-space-id', view.siteSpaceId],
@@ -105,65 +109,75 @@ function bodyData(view: PageView): string {
   ];
   return data
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([name, value]) => ` data-${name}="${e(value)}"`)
-    .join('');
+    .map(([name, value]) => html` data-${name}="${value}"`);
 }
 
-function favicon(s: Settings): string {
+function favicon(s: Settings): SafeHtml | '' {
   const { favicon } = s;
   if ('emoji' in favicon && favicon.emoji !== undefined) {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${e(favicon.emoji)}</text></svg>`;
-    return `<link rel="icon" href="data:image/svg+xml,${encodeSegment(svg)}">\n`;
+    const svg = html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${favicon.emoji}</text></svg>`;
+    return html`<link rel="icon" href="${svgDataUrl(svg, encodeSegment)}">\n`;
   }
   if ('icon' in favicon && favicon.icon !== undefined) {
-    return `<link rel="icon" href="${e(favicon.icon.light)}" media="(prefers-color-scheme: light)">\n<link rel="icon" href="${e(favicon.icon.dark)}" media="(prefers-color-scheme: dark)">\n`;
+    const light = attrUrl(favicon.icon.light, true);
+    const dark = attrUrl(favicon.icon.dark, true);
+    return html`${light === undefined ? '' : html`<link rel="icon" href="${light}" media="(prefers-color-scheme: light)">\n`}${dark === undefined ? '' : html`<link rel="icon" href="${dark}" media="(prefers-color-scheme: dark)">\n`}`;
   }
   return '';
 }
 
-function navList(entries: NavEntry[]): string {
+const CURRENT_PAGE = html` aria-current="page"`;
+const CURRENT = html` aria-current="true"`;
+
+function navList(entries: NavEntry[]): SafeHtml | '' {
   if (entries.length === 0) return '';
   const items = entries.map((entry) => {
-    const label = `${entry.emoji === undefined ? '' : `${e(entry.emoji)} `}${e(entry.title)}`;
+    const label = html`${entry.emoji === undefined ? '' : html`${entry.emoji} `}${entry.title}`;
+    const href = entry.href === undefined ? undefined : attrUrl(entry.href);
     const self =
-      entry.href === undefined
-        ? `<span class="nav-group">${label}</span>`
-        : `<a href="${e(entry.href)}"${entry.active ? ' aria-current="page"' : ''}>${label}</a>`;
-    return `<li class="nav-${entry.kind}${entry.open ? ' open' : ''}">${self}${navList(entry.children)}</li>`;
+      href === undefined
+        ? html`<span class="nav-group">${label}</span>`
+        : html`<a href="${href}"${entry.active ? CURRENT_PAGE : ''}>${label}</a>`;
+    return html`<li class="nav-${entry.kind}${entry.open ? ' open' : ''}">${self}${navList(entry.children)}</li>`;
   });
-  return `<ul>${items.join('')}</ul>`;
+  return html`<ul>${items}</ul>`;
 }
 
-function variantSwitcher({ variants }: PageView): string {
+function variantSwitcher({ variants }: PageView): SafeHtml | '' {
   if (variants.length < 2) return '';
-  const items = variants
-    .map((v) => `<a href="${e(v.href)}"${v.active ? ' aria-current="true"' : ''}>${e(v.title)}</a>`)
-    .join('');
-  return `<div class="variants">${items}</div>`;
-}
-
-function breadcrumbTrail(trail: { title: string; href?: string }[]): string {
-  if (trail.length === 0) return '';
-  const items = trail.map((c) =>
-    c.href === undefined
-      ? `<span>${e(c.title)}</span>`
-      : `<a href="${e(c.href)}">${e(c.title)}</a>`,
+  const items = variants.map(
+    (v) => html`<a href="${ownUrl(v.href)}"${v.active ? CURRENT : ''}>${v.title}</a>`,
   );
-  return `<nav class="breadcrumbs">${items.join(' / ')}</nav>\n`;
+  return html`<div class="variants">${items}</div>`;
 }
 
-function feedbackWidget(t: Strings): string {
+function breadcrumbTrail(trail: { title: string; href?: string }[]): SafeHtml | '' {
+  if (trail.length === 0) return '';
+  const items = trail.map((c) => {
+    const href = c.href === undefined ? undefined : attrUrl(c.href);
+    return href === undefined
+      ? html`<span>${c.title}</span>`
+      : html`<a href="${href}">${c.title}</a>`;
+  });
+  return html`<nav class="breadcrumbs">${joinHtml(items, html` / `)}</nav>\n`;
+}
+
+function feedbackWidget(t: Strings): SafeHtml {
   const button = (rating: string, label: string) =>
-    `<button type="button" data-rating="${rating}">${e(label)}</button>`;
-  return `<section class="feedback"><p>${e(t.wasThisHelpful)}</p>${button('good', t.ratingGood)}${button('ok', t.ratingOk)}${button('bad', t.ratingBad)}<p class="thanks" hidden>${e(t.thanksForFeedback)}</p></section>\n`;
+    html`<button type="button" data-rating="${rating}">${label}</button>`;
+  return html`<section class="feedback"><p>${t.wasThisHelpful}</p>${button('good', t.ratingGood)}${button('ok', t.ratingOk)}${button('bad', t.ratingBad)}<p class="thanks" hidden>${t.thanksForFeedback}</p></section>\n`;
 }
 
-function pagination({ neighbours, strings: t }: PageView): string {
-  const side = (link: PageLink | undefined, rel: 'prev' | 'next', label: string) =>
-    link === undefined
+function pagination({ neighbours, strings: t }: PageView): SafeHtml | '' {
+  const side = (link: PageLink | undefined, rel: 'prev' | 'next', label: string) => {
+    const href = link === undefined ? undefined : attrUrl(link.href);
+    return link === undefined || href === undefined
       ? ''
-      : `<a class="${rel}" rel="${rel}" href="${e(link.href)}"><small>${rel === 'prev' ? icon('arrowLeft') : ''}${e(label)}${rel === 'next' ? icon('arrowRight') : ''}</small> ${e(link.title)}</a>`;
-  const inner =
-    side(neighbours.previous, 'prev', t.previous) + side(neighbours.next, 'next', t.next);
-  return inner === '' ? '' : `<nav class="pagination">${inner}</nav>\n`;
+      : html`<a class="${rel}" rel="${rel}" href="${href}"><small>${rel === 'prev' ? icon('arrowLeft') : ''}${label}${rel === 'next' ? icon('arrowRight') : ''}</small> ${link.title}</a>`;
+  };
+  const previous = side(neighbours.previous, 'prev', t.previous);
+  const next = side(neighbours.next, 'next', t.next);
+  return previous === '' && next === ''
+    ? ''
+    : html`<nav class="pagination">${previous}${next}</nav>\n`;
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../errors.js';
+import { html } from '../../html/safe-html.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
@@ -11,7 +12,7 @@ import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
-import { ASSETS } from './assets.js';
+import { siteAssets } from './assets.js';
 import { pageCsp } from './csp.js';
 import { searchBox } from './search-box.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
@@ -22,7 +23,8 @@ const YEAR = 365 * 24 * 3600;
 
 /** The answer for an address that names nothing a visitor may see: it says nothing more. */
 const PLAIN_404 =
-  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n';
+  html`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n`
+    .html;
 
 const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const VisitorId = Type.String({ pattern: VISITOR_ID.source, description: 'A random id' });
@@ -106,10 +108,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     done();
   });
 
+  // Read when the app is built: a server whose site.js is not built fails to start, and says so.
+  const assets = siteAssets();
   app.get('/s/@livery/:file', { schema: { hide: true } }, async (request, reply) => {
     const file = (request.params as { file: string }).file;
     // Own keys only: `__proto__`, `toString`… are not files (they are the object's inherited keys).
-    const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    const asset = Object.hasOwn(assets, file) ? assets[file] : undefined;
     if (asset === undefined) return plain404(reply);
     return sendTagged(request, reply, asset.etag, 'public, max-age=3600', asset.type, asset.body);
   });

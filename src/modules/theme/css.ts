@@ -1,5 +1,6 @@
 import type { Settings } from '../../settings/settings-schema.js';
 import { contrastText, scale, type Theme } from './colors.js';
+import { cssColor } from './css-values.js';
 import {
   cssString,
   definitionFaces,
@@ -12,7 +13,8 @@ import { fontFaces } from './fonts.js';
 /**
  * The CSS of a site's effective customization: custom properties for every color scale of both
  * themes, and the styling switches (corners, links, fonts). The published site (issue 7) links
- * it; `GET …/customization/theme.css` serves it to those who render elsewhere.
+ * it; `GET …/customization/theme.css` serves it to those who render elsewhere. Every value from
+ * the settings goes through css-values.ts (strings, colors, integers) or a fixed table.
  */
 
 const NEUTRAL = { light: '#8b8d98', dark: '#8b8d98' };
@@ -55,8 +57,8 @@ export function themeCss(settings: Settings, fontsBase?: string): string {
   const block = (theme: Theme) =>
     colors
       .flatMap(([name, color]) => [
-        ...scale(color[theme], theme).map((hex, i) => `--${name}-${i + 1}: ${hex};`),
-        `--${name}-contrast: ${contrastText(color[theme])};`,
+        ...scale(color[theme], theme).map((hex, i) => `--${name}-${i + 1}: ${cssColor(hex)};`),
+        `--${name}-contrast: ${cssColor(contrastText(color[theme]))};`,
       ])
       .map((line) => `  ${line}`)
       .join('\n');

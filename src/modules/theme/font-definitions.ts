@@ -1,12 +1,13 @@
 import { headerOrigin } from '../../http-origin.js';
 import type { FontDefinition } from '../../settings/settings-parts.js';
 import type { Settings } from '../../settings/settings-schema.js';
+import { cssInteger, cssString } from './css-values.js';
 
 /**
  * Custom fonts (GitBook 0.202's font definitions): `@font-face` rules from a definition's own
  * files, and the origins those files come from (the page's Content-Security-Policy allows them,
  * and nothing else, as font sources). Pure. A definition's family name and URLs are text a site
- * admin chose, so they only ever reach CSS as escaped CSS strings (`cssString`).
+ * admin chose, so they only ever reach CSS as escaped CSS strings (css-values.ts `cssString`).
  */
 
 /** A font setting: one of the default fonts by name, or a definition. */
@@ -14,19 +15,8 @@ export type FontSetting = Settings['styling']['font'] | Settings['styling']['mon
 
 export const isDefinition = (font: FontSetting): font is FontDefinition => typeof font !== 'string';
 
-/**
- * A CSS string literal that means exactly `text`: every character other than letters, digits
- * and plain URL punctuation is written as a hexadecimal escape (`"` is `\22 `, `\` is `\5c `,
- * `<` is `\3c `, a newline `\a `), so the text can neither end the string nor the stylesheet, nor
- * spell `</style>` when the CSS is inline in a page.
- */
-export function cssString(text: string): string {
-  const escaped = text.replace(
-    /[^A-Za-z0-9 _\-.,:/?&=%+~!$'()*;@#[\]]/gu,
-    (char) => `\\${(char.codePointAt(0) ?? 0).toString(16)} `,
-  );
-  return `"${escaped}"`;
-}
+/** The CSS string of a text (css-values.ts, the one sanitiser of settings' values in CSS). */
+export { cssString };
 
 const FORMATS: Readonly<Record<string, string>> = {
   woff2: 'woff2',
@@ -54,7 +44,7 @@ export function definitionFaces(font: FontDefinition): string[] {
         return `url(${cssString(source.url)})${format === undefined ? '' : ` format(${cssString(format)})`}`;
       })
       .join(', ');
-    return `@font-face { font-family: ${cssString(font.fontFamily)}; font-style: normal; font-weight: ${face.weight}; font-display: swap; src: ${sources}; }`;
+    return `@font-face { font-family: ${cssString(font.fontFamily)}; font-style: normal; font-weight: ${cssInteger(face.weight)}; font-display: swap; src: ${sources}; }`;
   });
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cssString } from './css-values.js';
 
 /**
  * The fonts of `styling.font` and `styling.monospaceFont`, served by Livery itself (no CDN): the
@@ -68,7 +69,7 @@ export function fontFaces(font: string, family: string, base: string): string {
   return [...weights]
     .map(
       ([weight, file]) =>
-        `@font-face { font-family: "${family}"; font-style: normal; font-weight: ${weight}; font-display: swap; src: url("${base}${file}") format("woff2"); }`,
+        `@font-face { font-family: ${cssString(family)}; font-style: normal; font-weight: ${weight}; font-display: swap; src: url(${cssString(`${base}${file}`)}) format("woff2"); }`,
     )
     .join('\n');
 }
