@@ -22,6 +22,7 @@ import {
   stop,
   TOKEN,
 } from './lib.js';
+import { PAGE_HEADERS, type RecordedAnswer, recordAnswer, seedPage } from './page-answer.js';
 
 /**
  * `npm run bench`: in one run, on loopback, in rounds that alternate the targets so that machine
@@ -33,6 +34,11 @@ import {
  *                    (POST /v1/urls/published: site, variant, page path, site token);
  *   published <backend>  the published view of the site (getPublishedContentSite), read with a
  *                    site token as the renderer does;
+ *   page <backend>   a reader's page view, GET /s/bench/…/section-7/topic-5 (a page of the
+ *                    220-page space of bench:content, shown by the GET's variant), anonymous,
+ *                    with a browser's Accept-Encoding; its ratio is to `page ceiling`, a bare
+ *                    node:http server replaying the SQLite process's answer to the same request
+ *                    (status, headers, body bytes as sent: bench/page-ceiling.ts);
  *   PATCH <backend>  Livery's override PATCH, each request a new value: a real, durable write;
  *                    all on one variant (one row: on PostgreSQL the writers queue on its lock);
  *   PATCH spread <backend>  the same, each request to the next of 16 variants of the site;
@@ -54,7 +60,15 @@ import {
 const WARMUP = Math.min(2, DURATION);
 /** Variants the `PATCH spread` target writes to, one after the other. */
 const SPREAD = 16;
-const ALL_KINDS = ['GET', 'urls/published', 'published', 'PATCH', 'PATCH spread', 'mixed'] as const;
+const ALL_KINDS = [
+  'GET',
+  'urls/published',
+  'published',
+  'page',
+  'PATCH',
+  'PATCH spread',
+  'mixed',
+] as const;
 type Kind = (typeof ALL_KINDS)[number];
 /** BENCH_KINDS=GET,PATCH measures only those Livery targets (with the ceiling and Fastify). */
 const KINDS: readonly Kind[] = process.env.BENCH_KINDS
@@ -81,6 +95,8 @@ interface Livery {
   spreadPaths: string[];
   body: string;
   renderer: Awaited<ReturnType<typeof rendererReads>>;
+  /** The `page` target's URL and the answer it gave once seeded (when `page` is measured). */
+  page?: { url: string; answer: RecordedAnswer };
 }
 
 async function main(): Promise<void> {
@@ -115,6 +131,27 @@ async function main(): Promise<void> {
     const ceiling = await startListening(children, 'bench/ceiling.ts', bodyFile, dir);
     const fastify = await startListening(children, 'bench/fastify-reference.ts', bodyFile, dir);
     const path = new URL(liveries[0]?.getUrl ?? '').pathname;
+    const pageAnswer = liveries[0]?.page?.answer;
+    for (const livery of liveries) {
+      const answer = livery.page?.answer;
+      if (answer === undefined || pageAnswer === undefined) continue;
+      // Ids differ between databases, so the bytes do too; their size must not (much).
+      const [size, reference] = [answer.body.length, pageAnswer.body.length];
+      if (Math.abs(size - reference) > reference / 100) {
+        throw new Error(
+          `${livery.backend}'s page answer is ${size} bytes (base64), not ~${reference}`,
+        );
+      }
+    }
+    const pageCeiling =
+      pageAnswer === undefined
+        ? undefined
+        : await startListening(
+            children,
+            'bench/page-ceiling.ts',
+            writeJson(join(dir, 'page.json'), pageAnswer),
+            dir,
+          );
 
     const pidOf = (pid: number | undefined) => (pid === undefined ? {} : { pid });
     const targets: Target[] = [
@@ -129,6 +166,13 @@ async function main(): Promise<void> {
         ...pidOf(fastify.pid),
       },
     ];
+    if (pageCeiling !== undefined) {
+      targets.push({
+        name: 'page ceiling',
+        options: { url: `http://127.0.0.1:${pageCeiling.port}/`, headers: PAGE_HEADERS },
+        ...pidOf(pageCeiling.pid),
+      });
+    }
     for (const kind of KINDS) {
       for (const livery of liveries) {
         targets.push({
@@ -142,7 +186,7 @@ async function main(): Promise<void> {
 
     process.stdout.write(
       `Livery benchmark: ${ROUNDS} rounds x ${DURATION}s per target, ${CONNECTIONS} connections, ` +
-        `${body.length}-byte body, ${machine()}` +
+        `${body.length}-byte body${pageAnswer === undefined ? '' : `, page: ${pageAnswer.headers['content-encoding'] ?? 'identity'} ${Buffer.from(pageAnswer.body, 'base64').length} bytes`}, ${machine()}` +
         `${postgres.ok ? `, PostgreSQL ${postgres.version}` : ''}, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}\n`,
     );
     // Warm-up: JIT, caches, statement caches, connection pools.
@@ -186,6 +230,7 @@ function liveryOptions(kind: Kind, livery: Livery): autocannon.Options {
   }
   // Measured with what the renderer sends: the site token (refreshed before each round).
   if (kind === 'published') return { url: livery.renderer.publishedUrl, headers };
+  if (kind === 'page') return { url: livery.page?.url ?? '', headers: PAGE_HEADERS };
   const url = livery.patchUrl;
   const path = new URL(url).pathname;
   // A new value every request, so every PATCH really writes (and is made durable).
@@ -217,7 +262,18 @@ async function startSeeded(
 ): Promise<Livery> {
   const { base, child } = await startLivery(children, databaseUrl, join(dir, `${backend}.log`));
   const seeded = await seed(base, SPREAD);
-  return { backend, child, ...seeded, renderer: await rendererReads(base, seeded.getUrl) };
+  const renderer = await rendererReads(base, seeded.getUrl);
+  if (!KINDS.includes('page')) return { backend, child, ...seeded, renderer };
+  const url = await seedPage(base, seeded.getUrl);
+  const again = await fetch(seeded.getUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
+  if ((await again.text()) !== seeded.body) throw new Error('the page changed the GET body');
+  await recordAnswer(url); // the first view renders the page; the second is a repeat view
+  return { backend, child, ...seeded, renderer, page: { url, answer: await recordAnswer(url) } };
+}
+
+function writeJson(file: string, value: unknown): string {
+  writeFileSync(file, JSON.stringify(value));
+  return file;
 }
 
 /** The published view as the renderer reads it: with a site token of the site, fresh. */
@@ -230,9 +286,12 @@ const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '-' : n.toFixed(digits
 
 function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMissing?: string) {
   const ceiling = median((results.get('ceiling') ?? []).map((m) => m.rps));
+  // A page view is compared with the ceiling of its own answer (`page ceiling`).
+  const ceilingOf = (name: string) => (name.startsWith('page ') ? 'page ceiling' : 'ceiling');
+  const rpsOf = (name: string) => median((results.get(name) ?? []).map((m) => m.rps));
   const summary = new Map<string, { rps: number; p50: number; p99: number; rss: number }>();
   process.stdout.write(
-    '\n| target | req/s (median) | p50 ms | p99 ms | server RSS under load, MiB (peak sampled / VmHWM) | ratio to ceiling | server CPU µs/request | CPU vs ceiling |\n' +
+    '\n| target | req/s (median) | p50 ms | p99 ms | server RSS under load, MiB (peak sampled / VmHWM) | ratio to ceiling (page: to page ceiling) | server CPU µs/request | CPU vs ceiling |\n' +
       '|---|---|---|---|---|---|---|---|\n',
   );
   const cpuOf = new Map<string, number>();
@@ -246,10 +305,10 @@ function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMis
     const failures = measures.reduce((n, m) => n + m.non2xx + m.errors, 0);
     const cpu = median(measures.map((m) => m.cpuPerRequest));
     cpuOf.set(name, cpu);
-    const cpuRatio = cpu / (cpuOf.get('ceiling') ?? Number.NaN);
+    const cpuRatio = cpu / (cpuOf.get(ceilingOf(name)) ?? Number.NaN);
     process.stdout.write(
       `| ${name} | ${rps.toFixed(0)} | ${p50} | ${p99} | ${Number.isNaN(rss) ? '-' : `${fmt(rss)} / ${fmt(hwm)}`} | ` +
-        `${((100 * rps) / ceiling).toFixed(1)}% | ${fmt(cpu)} | ${fmt(cpuRatio, 2)}x |` +
+        `${((100 * rps) / rpsOf(ceilingOf(name))).toFixed(1)}% | ${fmt(cpu)} | ${fmt(cpuRatio, 2)}x |` +
         `${failures > 0 ? ` ${failures} FAILED requests` : ''}\n`,
     );
   }
@@ -260,6 +319,9 @@ function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMis
   }
 
   const ratio = (name: string) => (100 * (summary.get(name)?.rps ?? Number.NaN)) / ceiling;
+  const pageCeiling = summary.get('page ceiling')?.rps ?? Number.NaN;
+  const pageRatio = (name: string) =>
+    summary.has(name) ? (100 * (summary.get(name)?.rps ?? Number.NaN)) / pageCeiling : undefined;
   const checks: [string, number | undefined, (v: number) => boolean, (v: number) => string][] = [
     [
       'GET sqlite >= 40% of the ceiling',
@@ -288,6 +350,18 @@ function report(results: Map<string, Measure[]>, liveries: Livery[], postgresMis
         : undefined,
       (v) => v >= 1,
       (v) => `${v.toFixed(2)}x`,
+    ],
+    [
+      'page sqlite >= 40% of the page ceiling',
+      pageRatio('page sqlite'),
+      (v) => v >= 40,
+      (v) => `${v.toFixed(1)}%`,
+    ],
+    [
+      'page postgres >= 40% of the page ceiling',
+      pageRatio('page postgres'),
+      (v) => v >= 40,
+      (v) => `${v.toFixed(1)}%`,
     ],
     [
       'PATCH sqlite >= 2,000 req/s',

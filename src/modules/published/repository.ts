@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import { type Db, generationOf } from '../../db/database.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { SiteRow } from '../../db/schema.js';
 
@@ -22,8 +22,11 @@ export interface PublishedVariant {
 export class PublishedRepository {
   readonly siteByAddress;
   readonly variantsOf;
+  /** The database's generation (db/database.ts): what kept page views are current under. */
+  readonly generation: () => string | undefined;
 
   constructor(db: Db) {
+    this.generation = generationOf(db);
     // A basename names one site (unique index) and an id its site; no basename looks like an id.
     this.siteByAddress = prepareCached(
       db,

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, badRequest, forbidden } from '../../errors.js';
 import { html } from '../../html/safe-html.js';
+import { sendAtEndOfTurn } from '../../http/coalesce-writes.js';
 import { ifNoneMatchHits } from '../../http/conditional.js';
 import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
@@ -14,6 +15,12 @@ import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
 import { parseSiteAddress, withoutCredentials } from './address.js';
 import { siteAssets } from './assets.js';
 import { pageCsp } from './csp.js';
+import {
+  type PageRepresentation,
+  pathOf,
+  representationOf,
+  sendPage,
+} from './page-representation.js';
 import { searchBox } from './search-box.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 
@@ -38,8 +45,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   secureCookies: boolean;
 }> = async (app, { published, insights, search, secureCookies }) => {
   // SameSite=Lax: no other site can send a visitor's cookies with a POST.
-  const cookieOptions = (open: OpenSite, extra: { maxAge?: number } = {}) => ({
-    path: open.root.slice(0, -1),
+  const cookieOptions = (root: string, extra: { maxAge?: number } = {}) => ({
+    path: root.slice(0, -1),
     httpOnly: true,
     secure: secureCookies,
     sameSite: 'lax' as const,
@@ -79,8 +86,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         // The other credential's cookie goes: one site, one way in.
         const other = name === SHARE_COOKIE ? VISITOR_COOKIE : SHARE_COOKIE;
         reply
-          .setCookie(name, value, cookieOptions(open))
-          .setCookie(other, '', cookieOptions(open, { maxAge: 0 }));
+          .setCookie(name, value, cookieOptions(open.root))
+          .setCookie(other, '', cookieOptions(open.root, { maxAge: 0 }));
         const location = `${published.mount}${withoutCredentials(request.url).slice(3)}`;
         return void reply.code(302).header('cache-control', 'no-store').redirect(location);
       }
@@ -221,16 +228,41 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+  /**
+   * A page view. Not async: an anonymous view of a public site's page kept in memory (KeptViews
+   * in page-representation.ts) is answered without a promise, with the other answers of this
+   * event-loop turn (http/coalesce-writes.ts), as the customization GET is. Anything else (a
+   * credential, a protected site, a view not kept or stale) is decided in full.
+   */
+  const page = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers.authorization === undefined) {
+      const kept = published.views.peek(pathOf(request.url));
+      if (kept !== undefined) {
+        const encoded = kept.page.body.encodedFor(request.headers['accept-encoding']);
+        if (!(encoded instanceof Promise)) {
+          sendAtEndOfTurn(reply, () => {
+            trackVisitor(request, reply, kept.page, kept.root);
+            sendPage(request, reply, kept.page, kept.noindex, encoded);
+          });
+          return; // the reply is this handler's: Fastify sends nothing more
+        }
+      }
+    }
+    return decidedPage(request, reply);
+  };
+
+  const decidedPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Read before anything the view is decided from: a commit meanwhile leaves the view stale.
+    const generation = published.views.generation();
     const admitted = await admit(request, reply, true);
     if (admitted === undefined) return reply;
     const { open, segments, noindex } = admitted;
     const answer = await published.page(open, segments, noindex, request.log);
     if (answer.kind === 'missing') return plain404(reply);
-    // Only a public site's pages (the one case served without noindex) may sit in shared caches.
-    reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
-    if (answer.kind === 'redirect') return reply.code(302).redirect(answer.location);
-    if (answer.kind === 'markdown') {
+    if (answer.kind === 'redirect' || answer.kind === 'markdown') {
+      // Only a public site's pages (the one case served without noindex) may sit in shared caches.
+      reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
+      if (answer.kind === 'redirect') return reply.code(302).redirect(answer.location);
       // The page's source, for the page menu: never indexed apart from its page.
       return reply
         .header('x-robots-tag', 'noindex')
@@ -238,20 +270,48 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         .type('text/markdown; charset=utf-8')
         .send(answer.text);
     }
-    if (noindex) reply.header('x-robots-tag', 'noindex');
-    if (answer.settings.insights.trackingCookie && request.cookies[TRACKING_COOKIE] === undefined) {
-      reply.setCookie(TRACKING_COOKIE, newVisitorId(), cookieOptions(open, { maxAge: YEAR }));
+    const representation = representationOf(answer);
+    // The same answer for every visitor without credentials: kept for the next ones.
+    if (
+      request.headers.authorization === undefined &&
+      anyoneMayRead(open) &&
+      !published.isProvisional(answer)
+    ) {
+      published.views.keep(pathOf(request.url), generation, {
+        page: representation,
+        noindex,
+        root: open.root,
+      });
     }
-    return reply
-      .code(answer.status)
-      .header('content-security-policy', published.cspOf(answer.settings))
-      .header('referrer-policy', 'same-origin')
-      .type('text/html; charset=utf-8')
-      .send(answer.html);
+    const encoded = await representation.body.encodedFor(request.headers['accept-encoding']);
+    trackVisitor(request, reply, representation, open.root);
+    return sendPage(request, reply, representation, noindex, encoded);
+  };
+
+  /** The tracking cookie (`insights.trackingCookie`) for a visitor who has none yet. */
+  const trackVisitor = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: PageRepresentation,
+    root: string,
+  ) => {
+    if (page.trackingCookie && request.cookies[TRACKING_COOKIE] === undefined) {
+      reply.setCookie(TRACKING_COOKIE, newVisitorId(), cookieOptions(root, { maxAge: YEAR }));
+    }
   };
   app.get('/s/:site', { schema: { hide: true } }, page);
   app.get('/s/:site/*', { schema: { hide: true } }, page);
 };
+
+/**
+ * Whether the access rules let every visitor without credentials read the site: published, and
+ * public or unlisted (site-access.ts, access.ts). Share-link and visitor-authentication sites,
+ * and unpublished ones, are decided per request.
+ */
+function anyoneMayRead(open: OpenSite): boolean {
+  const { published, visibility } = open.site;
+  return published === 1 && (visibility === 'public' || visibility === 'unlisted');
+}
 
 /** The visitor of the tracking cookie, when it holds an id Livery could have made. */
 function trackedVisitor(request: FastifyRequest): string | undefined {

@@ -17,12 +17,12 @@ import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access.js';
 import { locateVariant } from './address.js';
 import { contentTag } from './assets.js';
-import { pageCsp } from './csp.js';
 import { derivedBy } from './derived.js';
 import { answerAt, type PageAnswer, sizeOf } from './page-answer.js';
 import { bodiesOf } from './page-bodies.js';
 import { publicRootOf, type SiteFrame, signInView } from './page-builder.js';
 import { renderPage } from './page-html.js';
+import { KeptViews } from './page-representation.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
 import { SiteAccess, type Visitor } from './site-access.js';
 
@@ -55,6 +55,8 @@ export interface PreviewInput {
  */
 export class PublishedSiteService {
   private readonly siteAccess: SiteAccess;
+  /** Anonymous views of public sites' pages, answered from memory while nothing changed. */
+  readonly views: KeptViews;
 
   constructor(
     private readonly repo: PublishedRepository,
@@ -74,6 +76,7 @@ export class PublishedSiteService {
     },
   ) {
     this.siteAccess = new SiteAccess(deps);
+    this.views = new KeptViews(repo.generation);
   }
 
   get mount(): string {
@@ -135,7 +138,18 @@ export class PublishedSiteService {
       { answer, ...(retryAt === undefined ? {} : { retryAt }) },
       sizeOf(answer),
     );
+    if (retryAt !== undefined) this.provisional.add(answer);
     return answer;
+  }
+
+  /**
+   * Answers that hold a page shown as its text, kept for RETRY_AS_TEXT_MS only: no page view
+   * keeps them longer (routes.ts keeps views while the database is unchanged).
+   */
+  private readonly provisional = new WeakSet<PageAnswer>();
+
+  isProvisional(answer: PageAnswer): boolean {
+    return this.provisional.has(answer);
   }
 
   /**
@@ -151,9 +165,6 @@ export class PublishedSiteService {
   private readonly variantsKey = derivedBy((variants: readonly PublishedVariant[]) =>
     JSON.stringify(variants),
   );
-
-  /** The page's Content-Security-Policy (csp.ts), once per settings version. */
-  readonly cspOf = derivedBy((settings: Settings) => pageCsp(settings));
 
   /** The theme CSS of effective settings and its ETag (computed once per settings version). */
   readonly themeCssOf = derivedBy((settings: Settings) => {
@@ -281,9 +292,22 @@ export class PublishedSiteService {
   }
 }
 
-/** A new visitor id for the tracking cookie. */
+/**
+ * A new visitor id for the tracking cookie: 16 random bytes, taken from a pool filled 4 KiB at a
+ * time (as `crypto.randomUUID` does), since an anonymous page view asks for one each time.
+ */
 export function newVisitorId(): string {
-  return randomBytes(16).toString('base64url');
+  if (idPoolAt + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_POOL_BYTES);
+    idPoolAt = 0;
+  }
+  idPoolAt += ID_BYTES;
+  return idPool.toString('base64url', idPoolAt - ID_BYTES, idPoolAt);
 }
+
+const ID_BYTES = 16;
+const ID_POOL_BYTES = 4096;
+let idPool = Buffer.alloc(0);
+let idPoolAt = 0;
 
 const encodePath = (path: string) => path.split('/').map(encodeSegment).join('/');
