@@ -3,7 +3,7 @@
  * and stylesheet with content-hashed names, and the index.html that names them; then the
  * published site's script and stylesheet into dist/published/ (scripts/build-site-assets.ts).
  * `npm start` and `npm test` run it first; nothing is fetched at run time. Prints the sizes (raw and gzip) from
- * esbuild's metafile, which bench/studio.ts and test/studio-assets.test.ts read too.
+ * esbuild's metafile, which bench/studio.ts and test/http/studio-assets.test.ts read too.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';

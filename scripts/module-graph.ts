@@ -5,7 +5,7 @@
  * `settings`, `workers`) or a file at the top of src (`src/errors.ts` → `errors.ts`); see `partOf`.
  *
  * An edge is *runtime* unless the statement is `import type` / `export type`: only runtime edges
- * make a load-order cycle, so only they are checked for cycles (test/module-graph.test.ts).
+ * make a load-order cycle, so only they are checked for cycles (test/unit/module-graph.test.ts).
  *
  * `npm run docs:module-graph` prints the mermaid block of docs/architecture.md from the code
  * (`npm run docs:module-graph -- --write` puts it there).

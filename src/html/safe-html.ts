@@ -112,7 +112,7 @@ export function joinHtml(items: readonly SafeHtml[], separator: SafeHtml): SafeH
 }
 
 // The audited exceptions: markup this module cannot see being made, each for one named source.
-// A new one needs a reason as good as these; test/published-hostile-strings.test.ts covers each.
+// A new one needs a reason as good as these; test/browser/published-hostile-strings.test.ts covers each.
 
 /**
  * A highlighted code block from code-highlight.ts: made there from Shiki's tokens with `html`

@@ -39,7 +39,7 @@ export async function createTestApp(
     DATABASE_URL: database.url,
     LOG_LEVEL: 'silent',
     // Load shedding measures this process's event loop, which the test runner itself stalls
-    // (compiling apps, property loops); test/operations.test.ts turns it on where it is tested.
+    // (compiling apps, property loops); test/process/operations.test.ts turns it on where it is tested.
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     BASE_URL: 'http://livery.test',
     ...env,

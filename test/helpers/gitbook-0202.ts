@@ -118,7 +118,7 @@ export const NOT_IN_0202_CLIENT: Record<string, string> = {
   ...Object.fromEntries(
     IN_SCOPE.filter((op) => op.specVersion === '0.91.0').map((op) => [
       op.operationId,
-      'GitBook 0.91 only: the 0.202 client has no such method (the 0.91 client drives it in test/insights.test.ts)',
+      'GitBook 0.91 only: the 0.202 client has no such method (the 0.91 client drives it in test/http/insights.test.ts)',
     ]),
   ),
 };

@@ -7,7 +7,7 @@ import { operation } from './gitbook-spec.js';
  * Which conformance file judges which operations (test/gitbook-conformance-<area>.test.ts), and
  * the statuses a spec declares that no test provokes, each with its reason. Each file asserts
  * that it judged exactly its area's operations and every status of them that is a success, a
- * 400 or a 404; test/gitbook-conformance-coverage.test.ts asserts that the areas together hold
+ * 400 or a 404; test/conformance/gitbook-conformance-coverage.test.ts asserts that the areas together hold
  * every operation of Livery that a GitBook spec has.
  */
 export const AREAS = {
@@ -133,7 +133,7 @@ export const STATUSES_NOT_EXERCISED: Record<string, string> = {
   'getSiteRedirectBySource 200':
     'Livery keeps no redirect rules (docs/renderer.md): every source is a 404, which is judged',
   'getSiteRedirectBySource 400':
-    'a source without a leading slash is refused with a 400 that neither spec declares (test/site-tokens.test.ts checks it)',
+    'a source without a leading slash is refused with a 400 that neither spec declares (test/http/site-tokens.test.ts checks it)',
   'deleteSiteSpaceCustomizationById 400':
     'the operation has no query and no body: there is no input to reject',
 };

@@ -2,7 +2,7 @@ import { bundledLanguagesInfo } from 'shiki/langs';
 
 /**
  * The hostile pages of issue 25, at the sizes it measured them (each stalled a server before
- * the work moved to worker threads): test/stall.test.ts serves them, `npm run bench:stall`
+ * the work moved to worker threads): test/http/stall.test.ts serves them, `npm run bench:stall`
  * measures them. Past the default content limits: whoever stores them raises PAGE_MAX_BYTES and
  * PAGE_MAX_BLOCKS, as an operator may.
  */

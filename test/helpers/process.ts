@@ -31,7 +31,7 @@ export async function startServer(
       PORT: '0',
       LOG_LEVEL: 'info',
       // These servers take write storms from one token on a loaded machine: what they test is
-      // durability and coherence, not rate limits or load shedding (test/operations.test.ts).
+      // durability and coherence, not rate limits or load shedding (test/process/operations.test.ts).
       RATE_LIMIT_PER_MINUTE: '0',
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,

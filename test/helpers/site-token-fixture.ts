@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expectStatus, type TestContext } from './app.js';
 
 /**
- * Settings with every field set (test/site-tokens-public.test.ts asserts that it sets every
+ * Settings with every field set (test/http/site-tokens-public.test.ts asserts that it sets every
  * field of the settings schema), its never-published texts marked `CANARY`. `on` sets the
  * switches that decide whether some fields are published: the announcement and the AI mode.
  */

@@ -4,7 +4,7 @@ import { isPostgres } from '../dialect.js';
 
 // Shipped migrations are never edited: a change to the schema is a new numbered file. This one
 // imports nothing from the content module: the serialization below is frozen here, and must give
-// the hashes that module gives (content/storage/node.ts; test/content-storage.test.ts compares
+// the hashes that module gives (content/storage/node.ts; test/http/content-storage.test.ts compares
 // them), so that the nodes and bodies moved here are shared with those written afterwards.
 
 /**

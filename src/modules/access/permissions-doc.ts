@@ -2,7 +2,7 @@ import { ORG_ROLES, PERMISSIONS, type Permission, SCOPES, SPACE_SEER } from './p
 
 /**
  * docs/permissions.md, rendered from the permission table the code enforces
- * (`npm run docs:permissions` writes it; test/permissions-doc.test.ts keeps it current).
+ * (`npm run docs:permissions` writes it; test/http/permissions-doc.test.ts keeps it current).
  */
 export function renderPermissionsDoc(): string {
   const rows = Object.entries(PERMISSIONS)

@@ -3,7 +3,7 @@ import { isWellFormedText } from '../../well-formed-text.js';
 
 /**
  * `socialAccounts`: each account's profile address, built from its handle, and the platform's
- * name for its label. Pure (test/published-social.test.ts). A handle is what a site admin typed,
+ * name for its label. Pure (test/unit/published-social.test.ts). A handle is what a site admin typed,
  * so it only ever reaches an address as percent-encoded path segments (or, for Mastodon and
  * Slack, as a host name that must look like one): it can never change the address's origin, add
  * a query or leave the profile path. A handle that gives no sensible address is not shown, nor is

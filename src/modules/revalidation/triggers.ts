@@ -48,7 +48,7 @@ const SPACE_KEYED = [
  * After a 2xx answer to one of them, the tags come from the request's path: `siteId` →
  * `site:{siteId}` (and, with `spaceLanguages`, `space:{id}` of the site's spaces); `spaceId` →
  * `space:{spaceId}` and `site:{id}` of every site showing the space (their published views
- * name it). docs/renderer-cache.md lists it; test/revalidation.test.ts drives every row.
+ * name it). docs/renderer-cache.md lists it; test/http/revalidation.test.ts drives every row.
  */
 export const INVALIDATING_WRITES: Readonly<Record<string, Trigger>> = {
   ...SITE_WRITES,

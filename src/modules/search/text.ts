@@ -75,7 +75,7 @@ export function parseQuery(text: string): Query {
  * chunk and, in its chunk, character by character. (Folding every character of a long section to
  * keep the offsets of all of them took seconds a query on long non-ASCII pages.) Folding
  * commutes with cutting a text between two code points, so the folded lengths of the chunks
- * add up to the folded text (test/search-logic.test.ts checks it as a property).
+ * add up to the folded text (test/unit/search-logic.test.ts checks it as a property).
  */
 export function firstMatch(text: string, query: Query): number {
   const ascii = ASCII.test(text);

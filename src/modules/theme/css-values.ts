@@ -4,7 +4,7 @@ import { parseHex, toHex } from './colors.js';
  * The one way a value from settings reaches CSS (the theme stylesheet, linked or inline in a
  * preview): texts as CSS strings, colors rewritten from their parsed channels, numbers as
  * integers. Nothing from settings is written into CSS as it was typed, so no value can end a
- * declaration, a rule or the stylesheet (test/published-hostile-strings.test.ts tries).
+ * declaration, a rule or the stylesheet (test/browser/published-hostile-strings.test.ts tries).
  * Keywords (corners, link style) come from fixed tables keyed by the schema's enumerations.
  */
 

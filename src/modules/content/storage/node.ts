@@ -10,7 +10,7 @@ import type { StoredPage } from '../tree.js';
  * for each of its ancestors; everything else is shared with the revision it came from.
  *
  * Migration 0015 holds a frozen copy of this serialization (it must never change: a node written
- * today and one written by the migration must get the same hash). test/content-storage.test.ts
+ * today and one written by the migration must get the same hash). test/http/content-storage.test.ts
  * checks that the two agree.
  */
 

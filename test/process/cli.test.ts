@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../../src/cli.js';
+import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
+import { run } from '../helpers/process.js';
+
+let t: TestContext;
+before(async () => {
+  t = await createTestApp();
+});
+after(async () => t.close());
+
+async function cli(...args: string[]) {
+  const lines: string[] = [];
+  const code = await runCli(args, t.services, (line) => lines.push(line));
+  return { code, output: lines.join('\n') };
+}
+
+const tokenIn = (output: string) => /(gb_[A-Za-z0-9_-]{43})/.exec(output)?.[1] ?? '';
+const asUser = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('npm run livery -- <command>', () => {
+  test('site-token-keys list and rotate: ids and dates only, never a secret', async () => {
+    const before = await cli('site-token-keys', 'list');
+    assert.equal(before.code, 0);
+    assert.match(before.output, /^k[0-9a-f]{12} {2}created \S+ {2}current$/);
+    const rotated = await cli('site-token-keys', 'rotate');
+    assert.equal(rotated.code, 0);
+    const id = /new key (k[0-9a-f]{12})/.exec(rotated.output)?.[1];
+    assert.ok(id, rotated.output);
+    const after = await cli('site-token-keys', 'list');
+    assert.match(after.output, new RegExp(`^${id} {2}created \\S+ {2}current$`, 'm'));
+    assert.match(after.output, /retired/);
+    const secrets = await t.db.selectFrom('site_token_keys').select('secret').execute();
+    for (const { secret } of secrets) assert.ok(!after.output.includes(secret));
+  });
+
+  test('tokens create --user prints a working token; tokens revoke stops it', async () => {
+    const created = await cli('tokens', 'create', '--user', t.userId, '--label', 'ci');
+    assert.equal(created.code, 0);
+    const token = tokenIn(created.output);
+    const tokenId = /token id: (tok_\w+)/.exec(created.output)?.[1] ?? '';
+    expectStatus(
+      await t.app.inject({ method: 'GET', url: '/v1/user', headers: asUser(token) }),
+      200,
+    );
+
+    const listed = await cli('tokens', 'list', '--user', t.userId);
+    assert.match(listed.output, new RegExp(`${tokenId} .* ci .* active`));
+    assert.doesNotMatch(listed.output, /gb_/, 'lists never show secrets');
+
+    assert.equal((await cli('tokens', 'revoke', tokenId)).code, 0);
+    expectError(
+      await t.app.inject({ method: 'GET', url: '/v1/user', headers: asUser(token) }),
+      401,
+    );
+    assert.match((await cli('tokens', 'list')).output, new RegExp(`${tokenId} .* revoked`));
+    const again = await cli('tokens', 'revoke', tokenId);
+    assert.equal(again.code, 1);
+    assert.match(again.output, /no active token/);
+  });
+
+  test('tokens create for an unknown user fails with a clear message', async () => {
+    await assert.rejects(
+      cli('tokens', 'create', '--user', 'nobody'),
+      /No user found with id "nobody"/,
+    );
+  });
+
+  test('orgs create makes an organization, an admin owner and their token', async () => {
+    const created = await cli('orgs', 'create', '--title', 'Second org', '--owner', 'Ada');
+    assert.equal(created.code, 0);
+    const orgId = /organization: (\w+)/.exec(created.output)?.[1] ?? '';
+    const headers = asUser(tokenIn(created.output));
+    const org = expectStatus(
+      await t.app.inject({ method: 'GET', url: `/v1/orgs/${orgId}`, headers }),
+      200,
+    );
+    assert.equal(org.title, 'Second org');
+    assert.equal((org.permissions as { admin: boolean }).admin, true);
+    const user = expectStatus(await t.app.inject({ method: 'GET', url: '/v1/user', headers }), 200);
+    assert.equal(user.displayName, 'Ada');
+    assert.match((await cli('orgs', 'list')).output, new RegExp(`${orgId}  Second org`));
+    assert.equal((await cli('orgs', 'create', '--title', 'x')).code, 2);
+  });
+
+  test('an unknown command prints the usage', async () => {
+    const result = await cli('frobnicate');
+    assert.equal(result.code, 2);
+    assert.match(result.output, /Usage: npm run livery -- <command>/);
+    assert.equal((await cli('--help')).code, 0);
+  });
+
+  test('the entry point runs against DATABASE_URL', async () => {
+    const result = await run(['--import', 'tsx', 'src/cli.ts', 'orgs', 'list'], {
+      DATABASE_URL: t.databaseUrl,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`${t.orgId}  Test organization`));
+    const bad = await run(['--import', 'tsx', 'src/cli.ts', 'tokens', 'list', '--bogus'], {
+      DATABASE_URL: t.databaseUrl,
+    });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /Unknown option '--bogus'/);
+  });
+});
