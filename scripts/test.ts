@@ -3,16 +3,47 @@
  * is set, the whole suite again on PostgreSQL. The last lines say which backends ran. A backend
  * that was asked for but cannot be reached fails the run; one that was not asked for is named as
  * not tested.
+ *
+ * The suite is in tiers, one folder of test/ each (README, "Tests in tiers"); arguments name the
+ * tiers to run (`npm run test:unit` is `scripts/test.ts unit`), none means all of them. The unit
+ * and performance tiers touch no database: run alone, they run once.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { ensureChromium } from './chromium.js';
 
-const files = readdirSync('test')
-  .filter((name) => name.endsWith('.test.ts'))
-  .sort()
-  .map((name) => `test/${name}`);
+const TIERS = ['unit', 'http', 'process', 'browser', 'conformance', 'performance'] as const;
+type Tier = (typeof TIERS)[number];
+
+const asked = process.argv.slice(2);
+for (const name of asked) {
+  if (!(TIERS as readonly string[]).includes(name)) {
+    process.stderr.write(`scripts/test.ts: no tier "${name}" (tiers: ${TIERS.join(', ')})\n`);
+    process.exit(2);
+  }
+}
+const tiers: readonly Tier[] = asked.length === 0 ? TIERS : (asked as Tier[]);
+
+/** Every test file of the tiers, sorted by path (test/<tier>/<name>.test.ts). */
+const files = tiers
+  .flatMap((tier) => {
+    const folder = `test/${tier}`;
+    if (!existsSync(folder)) return [];
+    return readdirSync(folder)
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `${folder}/${name}`);
+  })
+  .sort();
+
+// A test file outside the tiers would be run by no one: each file belongs to one tier.
+const strays = readdirSync('test').filter(
+  (name) => name !== 'helpers' && !(TIERS as readonly string[]).includes(name),
+);
+if (strays.length > 0) {
+  process.stderr.write(`scripts/test.ts: in test/ but in no tier: ${strays.join(', ')}\n`);
+  process.exit(2);
+}
 
 interface Outcome {
   backend: string;
@@ -62,13 +93,18 @@ async function postgresReachable(url: string): Promise<string | undefined> {
 }
 
 // The browser tests need Debian's Chromium: installed here when missing (and allowed).
-const chromium = ensureChromium((line) => process.stdout.write(`${line}\n`));
-if (chromium !== undefined) process.stdout.write(`chromium: ${chromium}\n`);
+if (tiers.includes('browser')) {
+  const chromium = ensureChromium((line) => process.stdout.write(`${line}\n`));
+  if (chromium !== undefined) process.stdout.write(`chromium: ${chromium}\n`);
+}
 
 const outcomes: Outcome[] = [runSuite('sqlite')];
 const url = process.env.TEST_DATABASE_URL;
+const databaseFree = tiers.every((tier) => tier === 'unit' || tier === 'performance');
 let notTested: string | undefined;
-if (url === undefined || url === '') {
+if (databaseFree) {
+  notTested = `no database: ${tiers.join(' and ')} ran once`;
+} else if (url === undefined || url === '') {
   notTested =
     'PostgreSQL was NOT tested: set TEST_DATABASE_URL=postgres://… to run the suite on it';
 } else {
