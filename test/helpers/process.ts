@@ -1,7 +1,10 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ensureSiteAssets } from '../../scripts/build-site-assets.js';
+import { createTestDatabase } from './backend.js';
+import { call } from './load.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -101,21 +104,65 @@ export async function run(
   return { code, stdout, stderr };
 }
 
+/** The environment of a server that bootstraps a fresh database with `token` as its owner's. */
+export function bootstrapEnv(databaseUrl: string, token: string): Record<string, string> {
+  return { DATABASE_URL: databaseUrl, LIVERY_BOOTSTRAP_TOKEN: token };
+}
+
+/** The id of the organization a server bootstrapped (the first it lists). */
+export async function firstOrgId(url: string, token: string): Promise<string> {
+  const orgs = await call(url, token, 'GET', '/v1/orgs');
+  assert.equal(orgs.status, 200, JSON.stringify(orgs.body));
+  const [org] = orgs.body.items as { id: string }[];
+  assert.ok(org, 'the server has an organization');
+  return org.id;
+}
+
 /**
- * Two Livery processes started at the same moment on one database (`env` adds to both), as
- * several processes run behind a load balancer; if either fails to start, the other is killed.
+ * `count` Livery processes started at the same moment on one database (`env` adds to each), as
+ * several processes run behind a load balancer; if any fails to start, the others are killed
+ * and the first failure is thrown.
  */
-export async function startTwo(
+export async function startTogether(
   env: Record<string, string>,
-): Promise<[ServerProcess, ServerProcess]> {
-  const started = await Promise.allSettled([startServer(env), startServer(env)]);
+  count: number,
+): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(env)));
   const failed = started.find((r) => r.status === 'rejected');
   if (failed !== undefined) {
     for (const r of started) if (r.status === 'fulfilled') await r.value.stop('SIGKILL');
     throw failed.reason;
   }
-  return started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value) as [
+  return started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value);
+}
+
+export interface TwoProcesses {
+  a: ServerProcess;
+  b: ServerProcess;
+  /** The organization the two bootstrapped (once, between them). */
+  orgId: string;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Two Livery processes started at the same moment on a fresh database of the run's backend,
+ * bootstrapped with `token`: the way several processes run behind a load balancer.
+ */
+export async function startTwoOnFreshDatabase(token: string): Promise<TwoProcesses> {
+  const database = await createTestDatabase();
+  const [a, b] = (await startTogether(bootstrapEnv(database.url, token), 2)) as [
     ServerProcess,
     ServerProcess,
   ];
+  return {
+    a,
+    b,
+    orgId: await firstOrgId(a.url, token),
+    databaseUrl: database.url,
+    close: async () => {
+      await Promise.all([a.stop(), b.stop()]);
+      await database.dispose();
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import { expectStatus, type TestContext } from './app.js';
 import { byTitle, newSpace, publishChanges, spaceWithTree } from './insights.js';
+import { type RawResponse, rawRequest } from './raw-http.js';
 
 /**
  * Published-site fixtures through the API (docs/published-site.md): a site whose default variant
@@ -103,34 +103,9 @@ export function visit(
   return t.app.inject({ method: 'GET', url, headers });
 }
 
-/**
- * A visitor's GET over a real connection, the path sent exactly as written. `app.inject` parses
- * its URL with WHATWG URL, which resolves `..` and `%2E%2E` segments before the server sees them;
- * a browser or curl (`--path-as-is`) can send them as they are. Listens on a free port once.
- */
-export async function rawVisit(
-  t: TestContext,
-  path: string,
-): Promise<{ statusCode: number; headers: IncomingHttpHeaders; body: string }> {
-  if (!t.app.server.listening) await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: address.port, path }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({
-          statusCode: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** A visitor's GET over a real connection, the path sent exactly as written (raw-http.ts). */
+export function rawVisit(t: TestContext, path: string): Promise<RawResponse> {
+  return rawRequest(t.app, path);
 }
 
 /** A visitor's POST of JSON to the site's own endpoints (feedback, view). */

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { apiOperations, PROTOTYPE_NAMES } from '../helpers/openapi-operations.js';
-import {
-  assertPlain404,
-  type PublishedSite,
-  publishedSite,
-  rawVisit,
-} from '../helpers/published.js';
+import { assertPlain404, type PublishedSite, publishedSite } from '../helpers/published.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
 /**
  * Classes of bad input (issue 16), each over every place it can reach, on the run's backend:
@@ -330,31 +325,9 @@ describe('deep bodies with an Idempotency-Key (D1)', () => {
 
 describe('an Expect header other than 100-continue: 417 in the envelope (D8)', () => {
   /** Over a real connection: Node's HTTP server answers Expect before any route. */
-  function send(path: string, headers: Record<string, string>) {
-    return new Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>(
-      (resolve, reject) => {
-        const address = t.app.server.address();
-        assert.ok(address !== null && typeof address === 'object');
-        const req = httpRequest({ host: '127.0.0.1', port: address.port, path, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              statusCode: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          res.on('error', reject);
-        });
-        req.on('error', reject);
-        req.end();
-      },
-    );
-  }
+  const send = (path: string, headers: Record<string, string>) => rawRequest(t.app, path, headers);
 
   test('on the API, a published site and the probes', async () => {
-    await rawVisit(t, '/healthz'); // listens
     const auth = { authorization: `Bearer ${t.token}` };
     for (const path of [
       '/v1/user',

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { loadConfig } from '../../src/config.js';
 import { BACKEND, createTestDatabase, type TestDatabase } from '../helpers/backend.js';
 import { call } from '../helpers/load.js';
-import { type ServerProcess, startServer } from '../helpers/process.js';
+import { bootstrapEnv, firstOrgId, type ServerProcess, startServer } from '../helpers/process.js';
 
 const TOKEN = 'gb_crash-test-token-0123456789abcdef';
 const WRITERS = 8;
@@ -27,11 +27,10 @@ describe(`kill -9 in the middle of a write storm (${BACKEND})`, () => {
   });
 
   test('after a restart every acknowledged write is there, and no PATCH is half-applied', async () => {
-    const env = { DATABASE_URL: database.url, LIVERY_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'info' };
+    const env = bootstrapEnv(database.url, TOKEN);
     const first = await startServer(env);
     server = first;
-    const orgs = await call(first.url, TOKEN, 'GET', '/v1/orgs');
-    const orgId = (orgs.body.items as { id: string }[])[0]?.id ?? '';
+    const orgId = await firstOrgId(first.url, TOKEN);
     const spaceIds: string[] = [];
     for (let i = 0; i < WRITERS; i++) {
       const space = await call(first.url, TOKEN, 'POST', `/v1/orgs/${orgId}/spaces`, {

@@ -3,8 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import { BACKEND, createTestDatabase, type TestDatabase } from '../helpers/backend.js';
 import { byTitle, checkedHistory, newSite, type Revision } from '../helpers/history.js';
 import { call, type Reply } from '../helpers/load.js';
-import { type ServerProcess, startServer } from '../helpers/process.js';
-import { startTwoOnFreshDatabase, type TwoProcesses } from '../helpers/two-processes.js';
+import {
+  bootstrapEnv,
+  firstOrgId,
+  type ServerProcess,
+  startServer,
+  startTwoOnFreshDatabase,
+  type TwoProcesses,
+} from '../helpers/process.js';
 
 const TOKEN = 'gb_history-multi-process-token-01234';
 const WRITERS = 50;
@@ -153,11 +159,10 @@ describe(`customization history, several processes (${BACKEND})`, { concurrency:
     });
 
     test('every acknowledged change is in the history, numbered 1..N, and restores as N+1', async () => {
-      const env = { DATABASE_URL: database.url, LIVERY_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'info' };
+      const env = bootstrapEnv(database.url, TOKEN);
       const first = await startServer(env);
       server = first;
-      const orgs = await call(first.url, TOKEN, 'GET', '/v1/orgs');
-      const orgId = (orgs.body.items as { id: string }[])[0]?.id ?? '';
+      const orgId = await firstOrgId(first.url, TOKEN);
       // Two sites: a variant's ETag and effective settings move with its site's customization.
       const fixture = await newSite(first, TOKEN, orgId, 0);
       const other = await newSite(first, TOKEN, orgId, 1);

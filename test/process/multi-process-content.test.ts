@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BACKEND } from '../helpers/backend.js';
 import { call, type Reply } from '../helpers/load.js';
-import type { ServerProcess } from '../helpers/process.js';
-import { startTwoOnFreshDatabase, type TwoProcesses } from '../helpers/two-processes.js';
+import {
+  type ServerProcess,
+  startTwoOnFreshDatabase,
+  type TwoProcesses,
+} from '../helpers/process.js';
 
 const TOKEN = 'gb_multi-process-content-token-0123456789';
 

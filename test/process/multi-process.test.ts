@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BACKEND, createTestDatabase } from '../helpers/backend.js';
 import { call, type Reply } from '../helpers/load.js';
-import { run, type ServerProcess, startServer } from '../helpers/process.js';
-import { startTwoOnFreshDatabase, type TwoProcesses } from '../helpers/two-processes.js';
+import {
+  bootstrapEnv,
+  run,
+  type ServerProcess,
+  startTogether,
+  startTwoOnFreshDatabase,
+  type TwoProcesses,
+} from '../helpers/process.js';
 
 const TOKEN = 'gb_multi-process-test-token-0123456789';
 
@@ -132,13 +138,11 @@ describe(`two processes, one database (${BACKEND})`, () => {
 test(`three processes starting together on a new database, three times over (${BACKEND})`, async () => {
   for (let round = 1; round <= 3; round++) {
     const database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, LIVERY_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'info' };
-    const started = await Promise.allSettled([1, 2, 3].map(() => startServer(env)));
-    const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    let servers: ServerProcess[] = [];
     try {
-      for (const r of started) {
-        if (r.status === 'rejected') assert.fail(`round ${round}: ${String(r.reason)}`);
-      }
+      servers = await startTogether(bootstrapEnv(database.url, TOKEN), 3).catch((reason) =>
+        assert.fail(`round ${round}: ${String(reason)}`),
+      );
       const banners = servers.filter((s) => s.stdout().includes('Livery first start')).length;
       assert.equal(banners, 1, `round ${round}: exactly one process bootstrapped`);
       const orgs = await call(servers[2]?.url ?? '', TOKEN, 'GET', '/v1/orgs');

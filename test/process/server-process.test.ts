@@ -4,29 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startCommand, TSC } from '../../scripts/start-command.js';
+import { call } from '../helpers/load.js';
 import { run, startServer } from '../helpers/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'livery-process-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function call(url: string, token: string, method = 'GET', payload?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-  });
-  const text = await res.text();
-  const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> & {
-    items?: { id: string; title: string }[];
-  };
-  return { status: res.status, body };
-}
-
-const firstItem = (body: { items?: { id: string; title: string }[] }) => {
-  const [item] = body.items ?? [];
+const firstItem = (body: Record<string, unknown>) => {
+  const [item] = (body.items as { id: string; title: string }[] | undefined) ?? [];
   assert.ok(item, 'the list has an item');
   return item;
 };
@@ -42,7 +27,7 @@ describe('the server process (npm start)', () => {
       assert.ok(match?.[1], server.stdout());
       token = match[1];
       assert.match(server.stdout(), /Created organization "Default organization"/);
-      const user = await call(`${server.url}/v1/user`, token);
+      const user = await call(server.url, token, 'GET', '/v1/user');
       assert.equal(user.status, 200);
       const logs = server
         .stdout()
@@ -62,25 +47,25 @@ describe('the server process (npm start)', () => {
   test('SIGTERM finishes in-flight requests; every acknowledged write is there after restart', async () => {
     const server = await startServer({ DATABASE_URL: database });
     assert.doesNotMatch(server.stdout(), /first start/, 'no second bootstrap');
-    const orgs = await call(`${server.url}/v1/orgs`, token);
+    const orgs = await call(server.url, token, 'GET', '/v1/orgs');
     const orgId = firstItem(orgs.body).id;
-    const site = await call(`${server.url}/v1/orgs/${orgId}/sites`, token, 'POST', {
+    const site = await call(server.url, token, 'POST', `/v1/orgs/${orgId}/sites`, {
       spaces: 'empty',
     });
-    const siteUrl = `${server.url}/v1/orgs/${orgId}/sites/${String(site.body.id)}`;
+    const sitePath = `/v1/orgs/${orgId}/sites/${String(site.body.id)}`;
     const variants: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const space = await call(`${server.url}/v1/orgs/${orgId}/spaces`, token, 'POST', {
+      const space = await call(server.url, token, 'POST', `/v1/orgs/${orgId}/spaces`, {
         title: `V${i}`,
       });
-      const added = await call(`${siteUrl}/site-spaces`, token, 'POST', {
+      const added = await call(server.url, token, 'POST', `${sitePath}/site-spaces`, {
         spaceId: space.body.id,
       });
       variants.push(String(added.body.id));
     }
 
     const writes = variants.map((id, i) =>
-      call(`${siteUrl}/site-spaces/${id}/customization`, token, 'PATCH', {
+      call(server.url, token, 'PATCH', `${sitePath}/site-spaces/${id}/customization`, {
         title: `Title ${i}`,
       }).then(
         (r) => ({ id, i, status: r.status }),
@@ -107,8 +92,10 @@ describe('the server process (npm start)', () => {
     try {
       for (const r of results.filter((x) => x.status === 200)) {
         const got = await call(
-          `${siteUrl.replace(server.url, restarted.url)}/site-spaces/${r.id}/customization`,
+          restarted.url,
           token,
+          'GET',
+          `${sitePath}/site-spaces/${r.id}/customization`,
         );
         assert.equal(got.body.title, `Title ${r.i}`);
       }
@@ -127,7 +114,7 @@ describe('the server process (npm start)', () => {
     try {
       assert.doesNotMatch(server.stdout(), new RegExp(chosen));
       assert.match(server.stdout(), /LIVERY_BOOTSTRAP_TOKEN \(not printed\)/);
-      const orgs = await call(`${server.url}/v1/orgs`, chosen);
+      const orgs = await call(server.url, chosen, 'GET', '/v1/orgs');
       assert.equal(firstItem(orgs.body).title, 'Automation');
     } finally {
       await server.stop();
@@ -141,17 +128,17 @@ describe('the server process (npm start)', () => {
     const server = await startServer({ DATABASE_URL: database }, nodeArgs);
     let stopped = false;
     try {
-      const orgs = await call(`${server.url}/v1/orgs`, token);
+      const orgs = await call(server.url, token, 'GET', '/v1/orgs');
       assert.equal(orgs.status, 200);
       const org = firstItem(orgs.body);
-      const site = await call(`${server.url}/v1/orgs/${org.id}/sites`, token, 'POST', {
+      const site = await call(server.url, token, 'POST', `/v1/orgs/${org.id}/sites`, {
         title: 'Compiled',
       });
       assert.equal(site.status, 201);
-      const customization = `${server.url}/v1/orgs/${org.id}/sites/${site.body.id}/customization`;
-      const put = await call(customization, token, 'PUT', { title: 'From dist' });
+      const customization = `/v1/orgs/${org.id}/sites/${String(site.body.id)}/customization`;
+      const put = await call(server.url, token, 'PUT', customization, { title: 'From dist' });
       assert.equal(put.status, 200);
-      assert.equal((await call(customization, token)).body.title, 'From dist');
+      assert.equal((await call(server.url, token, 'GET', customization)).body.title, 'From dist');
       const docs = await fetch(`${server.url}/openapi.json`);
       assert.equal(docs.status, 200);
       stopped = true;
