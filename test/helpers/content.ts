@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import * as runtime0202 from 'gitbook-api-0202';
+import type { Static } from 'typebox';
 import type * as Client0202 from '../../node_modules/gitbook-api-0202/dist/client.js';
 import type { GitBookAPIError as Error0202 } from '../../node_modules/gitbook-api-0202/dist/GitBookAPIError.js';
+import type { ChangeRequestSchema, RevisionSchema } from '../../src/modules/content/schemas.js';
 import { expectStatus, type TestContext } from './app.js';
 
 /**
@@ -31,28 +33,10 @@ export interface PageBody {
   [key: string]: unknown;
 }
 
-export interface ChangeRequestBody {
-  object: 'change-request';
-  id: string;
-  number: number;
-  status: string;
-  subject: string;
-  revision: string;
-  revisionInitial: string;
-  revisionMerged?: string;
-  outdated: boolean;
-  [key: string]: unknown;
-}
+export type ChangeRequestBody = Static<typeof ChangeRequestSchema>;
 
-export interface RevisionBody {
-  object: 'revision';
-  id: string;
-  type: string;
-  parents: string[];
-  pages: PageBody[];
-  mergedFrom?: ChangeRequestBody;
-  [key: string]: unknown;
-}
+/** GitBook's Revision as Livery answers it, its pages read as PageBody. */
+export type RevisionBody = Omit<Static<typeof RevisionSchema>, 'pages'> & { pages: PageBody[] };
 
 /** One entry of a change list (GitBook 0.202's ChangeRequestContentChange plus Livery's type/target). */
 export type Change = Record<string, unknown> & {

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
+import type { Static } from 'typebox';
+import type { RevisionSchema } from '../../src/modules/customization/history-schemas.js';
 import { call } from './load.js';
 import type { ServerProcess } from './process.js';
 
 /** One customization revision as GET …/revisions/{n} answers it. */
-export interface Revision {
-  number: number;
-  etag: string;
-  operation: 'put' | 'patch' | 'delete' | 'restore';
-  restoredFrom?: number;
-  settings: Record<string, unknown> | null;
-  effective?: Record<string, unknown>;
-}
+export type Revision = Static<typeof RevisionSchema>;
 
 /**
  * Every item of a Livery list, page after page, asserting that each page gives the same

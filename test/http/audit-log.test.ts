@@ -8,24 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext as NodeTestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InjectOptions } from 'fastify';
+import type { Static } from 'typebox';
+import type { AuditEntrySchema } from '../../src/modules/audit/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { type Member, memberWithRole } from '../helpers/roles.js';
+import type { ListOf } from '../helpers/schemas.js';
 
-interface EntryJson {
-  object: 'audit-entry';
-  id: string;
-  at: string;
-  actor: { user: string; token?: string };
-  action: string;
-  target: { kind: string; id: string };
-  details: Record<string, unknown>;
-}
-
-interface LogJson {
-  items: EntryJson[];
-  next?: { page: string };
-  count: number;
-}
+type EntryJson = Static<typeof AuditEntrySchema>;
+type LogJson = ListOf<typeof AuditEntrySchema>;
 
 const DAY_MS = 86_400_000;
 

@@ -8,19 +8,13 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext as NodeTestContext, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
+import type { AuditEntrySchema } from '../../src/modules/audit/schemas.js';
 import { hashToken } from '../../src/modules/identity/tokens.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { type Member, memberWithRole } from '../helpers/roles.js';
 
-interface EntryJson {
-  object: 'audit-entry';
-  id: string;
-  at: string;
-  actor: { user: string; token?: string };
-  action: string;
-  target: { kind: string; id: string };
-  details: Record<string, unknown>;
-}
+type EntryJson = Static<typeof AuditEntrySchema>;
 
 /** What a test compares: an entry without its id and time. */
 type Seen = Pick<EntryJson, 'actor' | 'action' | 'target' | 'details'>;

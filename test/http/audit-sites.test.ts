@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
+import type { AuditEntrySchema } from '../../src/modules/audit/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -26,15 +28,7 @@ before(async () => {
 });
 after(async () => t.close());
 
-interface Entry {
-  object: string;
-  id: string;
-  at: string;
-  actor: { user: string; token?: string };
-  action: string;
-  target: { kind: string; id: string };
-  details: Record<string, unknown>;
-}
+type Entry = Static<typeof AuditEntrySchema>;
 
 async function log(): Promise<Entry[]> {
   const res = await t.request({ method: 'GET', url: `/v1/orgs/${t.orgId}/audit-log?limit=1000` });

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Static } from 'typebox';
+import type {
+  ChangeRequestSchema,
+  CreatedChangeRequestSchema,
+} from '../../src/modules/content/schemas.js';
+import type { SpaceSchema } from '../../src/modules/spaces/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -7,6 +13,7 @@ import {
   expectStatus,
   type TestContext,
 } from '../helpers/app.js';
+import type { ListOf } from '../helpers/schemas.js';
 
 /**
  * Change requests over HTTP (issue 6): create, list, read, PATCH, content change lists (all or
@@ -19,24 +26,8 @@ before(async () => {
 });
 after(async () => t.close());
 
-type ChangeRequest = {
-  object: string;
-  id: string;
-  number: number;
-  status: string;
-  subject: string;
-  createdBy: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  revision: string;
-  revisionInitial: string;
-  revisionMergedAncestor?: string;
-  revisionMerged?: string;
-  comments: number;
-  outdated: boolean;
-  urls: { app: string; location: string };
-};
-type Created = ChangeRequest & { changeRequest: string };
+type ChangeRequest = Static<typeof ChangeRequestSchema>;
+type Created = Static<typeof CreatedChangeRequestSchema>;
 type Page = {
   id: string;
   title: string;
@@ -46,14 +37,8 @@ type Page = {
   markdown?: string;
   pages?: Page[];
 };
-type Space = {
-  id: string;
-  revision: string;
-  changeRequests: number;
-  changeRequestsOpen: number;
-  changeRequestsDraft: number;
-};
-type List = { items: ChangeRequest[]; next?: { page: string }; count: number };
+type Space = Static<typeof SpaceSchema>;
+type List = ListOf<typeof ChangeRequestSchema>;
 type Change = Record<string, unknown>;
 
 // ---------------------------------------------------------------------------------------------

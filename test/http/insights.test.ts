@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Static } from 'typebox';
+import type {
+  AnalyticsContentPagesSchema,
+  PageFeedbackSchema,
+} from '../../src/modules/insights/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import {
   AnalyticsSearchPeriod,
@@ -27,28 +32,9 @@ before(async () => {
 });
 after(async () => t.close());
 
-type Feedback = {
-  object: string;
-  visitorId: string;
-  rating: string;
-  revision: string;
-  createdAt: string;
-  urls: { location: string };
-};
-type Scores = {
-  score: number;
-  total: number;
-  rating: string;
-  ponderedScore: number;
-  bad: number;
-  ok: number;
-  good: number;
-};
-type Entry = {
-  page: { id: string; title: string } & Record<string, unknown>;
-  pageViews: number;
-  feedbacks: Scores;
-};
+type Feedback = Static<typeof PageFeedbackSchema>;
+type Entry = Static<typeof AnalyticsContentPagesSchema>['pages'][number];
+type Scores = Entry['feedbacks'];
 
 const NO_RATINGS: Scores = {
   score: 0,

@@ -11,64 +11,31 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext as NodeTestContext, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
 import type {
   CreateOrganizationInvite,
   InviteLinkToOrganization,
   MemberRole,
 } from '../../node_modules/@gitbook/api/dist/client.js';
+import type { UserSchema } from '../../src/modules/identity/schemas.js';
+import type {
+  CreatedUserSchema,
+  InviteUsersResultSchema,
+  LinkInviteSchema,
+} from '../../src/modules/invites/schemas.js';
+import type { MemberSchema } from '../../src/modules/members/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { clientFailure, GitBookAPI, listenWithClient } from '../helpers/gitbook.js';
+import type { ListOfItems } from '../helpers/schemas.js';
 
-interface EmailInviteJson {
-  object: 'invite';
-  id: string;
-  email: string;
-  role: string | null;
-  expiresAt: string;
-  urls: { accept: string };
-}
+type InviteUsersJson = Static<typeof InviteUsersResultSchema>;
 
-interface InviteUsersJson {
-  users: string[];
-  invited: number;
-  invites: EmailInviteJson[];
-}
+type LinkInviteJson = Static<typeof LinkInviteSchema>;
 
-interface LinkInviteJson {
-  object: 'invite';
-  id: string;
-  role: string | null;
-  redundant: boolean;
-  enabled: boolean;
-  urls: { accept: string };
-}
+type CreatedUserJson = Static<typeof CreatedUserSchema>;
 
-interface UserJson {
-  object: 'user';
-  id: string;
-  displayName: string;
-  email?: string;
-  urls: { location: string };
-}
-
-interface CreatedUserJson {
-  user: UserJson;
-  organization: string;
-  tokenId: string;
-  token: string;
-}
-
-interface MemberJson {
-  object: 'member';
-  id: string;
-  role: string | null;
-}
-
-interface ListJson<T> {
-  items: T[];
-  next?: { page: string };
-  count: number;
-}
+type UserJson = Static<typeof UserSchema>;
+type MemberJson = Static<typeof MemberSchema>;
 
 interface Person {
   id: string;
@@ -506,7 +473,7 @@ describe('link invites', () => {
     const third = await createLink(t, 'admin');
 
     const list = async (query = '') =>
-      json<ListJson<LinkInviteJson>>(
+      json<ListOfItems<LinkInviteJson>>(
         await t.request({ method: 'GET', url: `${linksUrl(t)}${query}` }),
       );
     const all = await list();
@@ -701,7 +668,7 @@ describe('POST /v1/users (Livery extension)', () => {
     const me = json<UserJson>(await as(t, created.token, { method: 'GET', url: '/v1/user' }));
     assert.deepEqual(me, created.user);
     assert.equal(await memberRole(t, id), 'edit');
-    const orgs = json<ListJson<{ id: string }>>(
+    const orgs = json<ListOfItems<{ id: string }>>(
       await as(t, created.token, { method: 'GET', url: '/v1/orgs' }),
     );
     assert.deepEqual(

@@ -10,46 +10,22 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext as NodeTestContext, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
 import type { MemberRole } from '../../node_modules/@gitbook/api/dist/client.js';
+import type { UserSchema } from '../../src/modules/identity/schemas.js';
 import { MEMBER_ROLES } from '../../src/modules/identity/schemas.js';
+import type { MemberSchema } from '../../src/modules/members/schemas.js';
+import type { SpaceSchema } from '../../src/modules/spaces/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { clientFailure, GitBookAPI, listenWithClient } from '../helpers/gitbook.js';
+import type { ListOfItems } from '../helpers/schemas.js';
 
 type Role = (typeof MEMBER_ROLES)[number];
 
-interface UserJson {
-  object: 'user';
-  id: string;
-  displayName: string;
-  email?: string;
-  urls: { location: string };
-}
+type UserJson = Static<typeof UserSchema>;
+type MemberJson = Static<typeof MemberSchema>;
 
-interface MemberJson {
-  object: 'member';
-  id: string;
-  role: string | null;
-  user: UserJson;
-  disabled: boolean;
-  joinedAt: string;
-  lastSeenAt?: string;
-  sso: boolean;
-  spaces: number;
-  teams: number;
-  sites: number;
-}
-
-interface ListJson<T> {
-  items: T[];
-  next?: { page: string };
-  count: number;
-}
-
-interface SpaceJson {
-  object: 'space';
-  id: string;
-  organization: string;
-}
+type SpaceJson = Static<typeof SpaceSchema>;
 
 interface Person {
   id: string;
@@ -106,7 +82,7 @@ function json<T>(response: LightMyRequestResponse, status = 200): T {
   return expectStatus(response, status) as unknown as T;
 }
 
-async function list(t: TestContext, query = '', orgId = t.orgId): Promise<ListJson<MemberJson>> {
+async function list(t: TestContext, query = '', orgId = t.orgId): Promise<ListOfItems<MemberJson>> {
   return json(await t.request({ method: 'GET', url: `${membersUrl(t, orgId)}${query}` }));
 }
 
@@ -117,7 +93,7 @@ async function roles(
   token = t.token,
 ): Promise<Record<string, string | null>> {
   const response = await as(t, token, { method: 'GET', url: `${membersUrl(t, orgId)}?limit=1000` });
-  const { items, next } = json<ListJson<MemberJson>>(response);
+  const { items, next } = json<ListOfItems<MemberJson>>(response);
   assert.equal(next, undefined);
   return Object.fromEntries(items.map((m) => [m.id, m.role]));
 }
@@ -133,7 +109,7 @@ async function createSpace(t: TestContext, title: string, orgId = t.orgId): Prom
 
 /** All pages of a list, following `next.page` with `limit`, asserting the count on each page. */
 async function walk<T>(
-  fetch: (query: string) => Promise<ListJson<T>>,
+  fetch: (query: string) => Promise<ListOfItems<T>>,
   query: string,
   limit: number,
 ): Promise<T[]> {
@@ -764,7 +740,7 @@ describe('removing members', () => {
     const left = await t.request({ method: 'DELETE', url: memberUrl(t, t.userId) });
     assert.equal(left.statusCode, 205, left.body);
     expectError(await t.request({ method: 'GET', url: membersUrl(t) }), 404);
-    const after = json<ListJson<MemberJson>>(
+    const after = json<ListOfItems<MemberJson>>(
       await as(t, ada.token, { method: 'GET', url: membersUrl(t) }),
     );
     assert.deepEqual(
@@ -777,7 +753,7 @@ describe('removing members', () => {
     );
     assert.match(last, /last admin/);
     assert.equal(
-      json<ListJson<MemberJson>>(await as(t, ada.token, { method: 'GET', url: membersUrl(t) }))
+      json<ListOfItems<MemberJson>>(await as(t, ada.token, { method: 'GET', url: membersUrl(t) }))
         .count,
       1,
     );
@@ -795,7 +771,7 @@ describe('removing members', () => {
     const otherRoles = await roles(t, other.organization.id).catch(() => undefined);
     // (the test app's owner is not in the other organization)
     assert.equal(otherRoles, undefined);
-    const otherBefore = json<ListJson<MemberJson>>(
+    const otherBefore = json<ListOfItems<MemberJson>>(
       await as(t, other.token, { method: 'GET', url: membersUrl(t, other.organization.id) }),
     );
     assert.equal(otherBefore.count, 2);
@@ -810,7 +786,7 @@ describe('removing members', () => {
         await as(t, token, { method: 'GET', url: `/v1/orgs/${other.organization.id}` }),
         200,
       );
-      const theirs = json<ListJson<MemberJson>>(
+      const theirs = json<ListOfItems<MemberJson>>(
         await as(t, token, { method: 'GET', url: membersUrl(t, other.organization.id) }),
       );
       assert.deepEqual(sorted(ids(theirs.items)), sorted([other.user.id, ada.id]));
@@ -818,7 +794,7 @@ describe('removing members', () => {
       assert.equal(self.id, ada.id);
       assert.equal(self.email, 'ada@example.com');
       json(await as(t, token, { method: 'GET', url: `/v1/users/${ada.id}` }));
-      const orgs = json<ListJson<{ id: string }>>(
+      const orgs = json<ListOfItems<{ id: string }>>(
         await as(t, token, { method: 'GET', url: '/v1/orgs' }),
       );
       assert.deepEqual(ids(orgs.items), [other.organization.id]);
@@ -829,7 +805,7 @@ describe('removing members', () => {
     );
     assert.equal(otherAfter.role, 'read');
     // Her tokens were not revoked.
-    const tokens = json<ListJson<{ id: string }>>(
+    const tokens = json<ListOfItems<{ id: string }>>(
       await as(t, ada.token, { method: 'GET', url: '/v1/user/tokens' }),
     );
     assert.equal(tokens.items.length, 2);
@@ -860,7 +836,7 @@ describe("a member's spaces", () => {
     const people = new Map<string, Person>();
     for (const role of MEMBER_ROLES) people.set(role, await addMember(t, role));
     for (const [role, person] of people) {
-      const result = json<ListJson<{ permission: string; space: SpaceJson }>>(
+      const result = json<ListOfItems<{ permission: string; space: SpaceJson }>>(
         await spacesOf(person.id),
       );
       assert.equal(result.count, 4, role);
@@ -877,7 +853,7 @@ describe("a member's spaces", () => {
         4,
       );
     }
-    const owner = json<ListJson<{ permission: string }>>(await spacesOf(t.userId));
+    const owner = json<ListOfItems<{ permission: string }>>(await spacesOf(t.userId));
     assert.ok(owner.items.every((i) => i.permission === 'admin'));
 
     const guest = await addMember(t, 'guest');
@@ -896,7 +872,7 @@ describe("a member's spaces", () => {
         payload: { role: 'comment' },
       }),
     );
-    const back = json<ListJson<{ permission: string }>>(await spacesOf(reader.id));
+    const back = json<ListOfItems<{ permission: string }>>(await spacesOf(reader.id));
     assert.equal(back.count, 4);
     assert.ok(back.items.every((i) => i.permission === 'comment'));
 
@@ -904,7 +880,9 @@ describe("a member's spaces", () => {
     const editor = people.get('edit') as Person;
     const walked = await walk(
       async (query) =>
-        json<ListJson<{ permission: string; space: SpaceJson }>>(await spacesOf(editor.id, query)),
+        json<ListOfItems<{ permission: string; space: SpaceJson }>>(
+          await spacesOf(editor.id, query),
+        ),
       '',
       1,
     );
@@ -994,7 +972,7 @@ describe('who may call the members operations', () => {
     const ada = await addMember(t, 'edit', { displayName: 'Ada' });
     const read = (options: InjectOptions) => as(t, reader.token, options);
 
-    const listed = json<ListJson<MemberJson>>(await read({ method: 'GET', url: membersUrl(t) }));
+    const listed = json<ListOfItems<MemberJson>>(await read({ method: 'GET', url: membersUrl(t) }));
     assert.equal(listed.count, 3);
     json(await read({ method: 'GET', url: `${membersUrl(t)}?role=edit&search=ada` }));
     assert.equal(
@@ -1094,7 +1072,7 @@ describe('isolation between organizations', () => {
     const beforeA = await roles(t);
     const bRoles = async () =>
       Object.fromEntries(
-        json<ListJson<MemberJson>>(
+        json<ListOfItems<MemberJson>>(
           await as(t, b.token, { method: 'GET', url: membersUrl(t, bOrg) }),
         ).items.map((m) => [m.id, m.role]),
       );
@@ -1143,7 +1121,7 @@ describe('isolation between organizations', () => {
     assert.deepEqual(await roles(t), beforeA);
     assert.deepEqual(await bRoles(), beforeB);
     // B's list holds only B's members when searched for A's names.
-    const searched = json<ListJson<MemberJson>>(
+    const searched = json<ListOfItems<MemberJson>>(
       await as(t, b.token, { method: 'GET', url: `${membersUrl(t, bOrg)}?search=A%20member` }),
     );
     assert.deepEqual(searched.items, []);

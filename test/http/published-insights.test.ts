@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Static } from 'typebox';
+import type { AnalyticsContentPagesSchema } from '../../src/modules/insights/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { customize, publishedSite, visit, visitorPost } from '../helpers/published.js';
 
@@ -15,11 +17,7 @@ before(async () => {
 });
 after(async () => t.close());
 
-type Entry = {
-  page: { id: string };
-  pageViews: number;
-  feedbacks: { good: number; ok: number; bad: number; total: number };
-};
+type Entry = Static<typeof AnalyticsContentPagesSchema>['pages'][number];
 async function insightsOf(spaceId: string, pageId: string): Promise<Entry> {
   const response = await t.request({
     method: 'GET',

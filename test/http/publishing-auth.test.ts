@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
 import {
   signVisitorToken,
   VisitorTokenError,
   type VisitorTokenFailure,
 } from '../../src/modules/visitor-auth/jwt.js';
+import type { PublishingAuthSchema } from '../../src/modules/visitor-auth/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -27,12 +29,7 @@ before(async () => {
 });
 after(async () => t.close());
 
-type PublishingAuth = {
-  object: string;
-  backend: string;
-  privateKey: string;
-  fallbackURL?: string;
-};
+type PublishingAuth = Static<typeof PublishingAuthSchema>;
 
 const url = (f: SiteFixture) => `${f.base}/publishing/auth`;
 const get = async (f: SiteFixture) =>

@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Static } from 'typebox';
+import type { SearchResultsSchema } from '../../src/modules/search/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { recordingClient } from '../helpers/gitbook-0202.js';
 import { byTitle, newSpace, publishChanges } from '../helpers/insights.js';
@@ -17,28 +19,7 @@ let german: string;
 let englishSpace: string;
 let germanSpace: string;
 
-interface SectionJson {
-  id: string;
-  title: string;
-  path: string;
-  body: string;
-  resultType: string;
-  urls: { app: string };
-}
-interface PageJson {
-  id: string;
-  title: string;
-  path: string;
-  rank: number;
-  resultType: string;
-  ancestors: { title: string }[];
-  sections: SectionJson[];
-}
-interface ResultsJson {
-  items: { type: string; id: string; title: string; pages: PageJson[] }[];
-  next?: { page: string };
-  count: number;
-}
+type ResultsJson = Static<typeof SearchResultsSchema>;
 
 const md = (...lines: string[]) => lines.join('\n');
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
+import type { ShareLinkSchema } from '../../src/modules/share-links/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -9,6 +11,7 @@ import {
   type SiteFixture,
   type TestContext,
 } from '../helpers/app.js';
+import type { ListOf } from '../helpers/schemas.js';
 
 /**
  * Site share links, site-keyed (`/v1/orgs/{org}/sites/{site}/share-links`): listing and its
@@ -21,15 +24,8 @@ before(async () => {
 });
 after(async () => t.close());
 
-type ShareLink = {
-  object: string;
-  id: string;
-  createdAt: string;
-  name: string;
-  active: boolean;
-  urls: { published?: string };
-};
-type ShareLinkList = { items: ShareLink[]; next?: { page: string }; count: number };
+type ShareLink = Static<typeof ShareLinkSchema>;
+type ShareLinkList = ListOf<typeof ShareLinkSchema>;
 
 const KEY = /^[A-Za-z0-9_-]{32,}$/;
 
@@ -80,9 +76,10 @@ describe('listSiteShareLinks', () => {
     // Creation order (links made in the same millisecond are ordered by id).
     const createdAts = all.items.map((l) => l.createdAt);
     assert.deepEqual(createdAts, [...createdAts].sort());
+    const byName = (a: ShareLink, b: ShareLink) => (a.name ?? '').localeCompare(b.name ?? '');
     assert.deepEqual(
-      [...all.items].sort((a, b) => a.name.localeCompare(b.name)),
-      made.map((m) => ({ ...m.link, urls: {} })).sort((a, b) => a.name.localeCompare(b.name)),
+      [...all.items].sort(byName),
+      made.map((m) => ({ ...m.link, urls: {} })).sort(byName),
       'the links as created, their keys left out',
     );
     const text = JSON.stringify(all);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Static } from 'typebox';
+import type { SiteSchema, SiteSpaceSchema } from '../../src/modules/sites/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -19,27 +21,8 @@ before(async () => {
 });
 after(async () => t.close());
 
-type Site = {
-  id: string;
-  title: string;
-  visibility: string;
-  published: boolean;
-  basename?: string;
-  proxy?: { origin: string; target: string };
-  agentsContext: string;
-  siteSpaces: number;
-  urls: { location: string; app: string; published?: string };
-};
-type SiteSpace = {
-  id: string;
-  path: string;
-  default: boolean;
-  condition?: string;
-  hidden: boolean;
-  title: string;
-  space: { id: string };
-  urls: { location: string; published?: string };
-};
+type Site = Static<typeof SiteSchema>;
+type SiteSpace = Static<typeof SiteSpaceSchema>;
 
 const getSite = async (base: string) =>
   expectStatus(await t.request({ method: 'GET', url: base }), 200) as Site;

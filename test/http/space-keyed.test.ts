@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
+import type { ShareLinkSchema } from '../../src/modules/share-links/schemas.js';
+import type { SiteSchema } from '../../src/modules/sites/schemas.js';
+import type { SpaceSchema } from '../../src/modules/spaces/schemas.js';
 import { signVisitorToken } from '../../src/modules/visitor-auth/jwt.js';
+import type { PublishingAuthSchema } from '../../src/modules/visitor-auth/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -30,22 +35,10 @@ const DOCS_LINK =
 /** The successor of a request whose site (and organization) were not resolved. */
 const TEMPLATE = 'http://livery.test/v1/orgs/%7BorganizationId%7D/sites/%7BsiteId%7D';
 
-type ShareLink = {
-  object: string;
-  id: string;
-  createdAt: string;
-  name: string;
-  active: boolean;
-  urls: { published?: string };
-};
-type PublishingAuth = {
-  object: string;
-  backend: string;
-  privateKey: string;
-  fallbackURL?: string;
-};
-type Site = { id: string; visibility: string; published: boolean };
-type Space = { object: string; id: string; title: string; emoji: string; editMode: string };
+type ShareLink = Static<typeof ShareLinkSchema>;
+type PublishingAuth = Static<typeof PublishingAuthSchema>;
+type Site = Static<typeof SiteSchema>;
+type Space = Static<typeof SpaceSchema>;
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 const siteUrl = (siteId: string) => `http://livery.test/v1/orgs/${t.orgId}/sites/${siteId}`;

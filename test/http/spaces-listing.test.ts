@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
+import type { MemberSpaceSchema } from '../../src/modules/members/schemas.js';
+import type { SpaceSchema } from '../../src/modules/spaces/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { publishChanges, spaceWithTree } from '../helpers/insights.js';
+import type { ListOfItems } from '../helpers/schemas.js';
 
 /**
  * Listing and deleting spaces (issue 6): listSpacesInOrganizationById, listSpacesForUser
@@ -17,17 +21,8 @@ before(async () => {
 });
 after(async () => t.close());
 
-type Space = {
-  object: string;
-  id: string;
-  title: string;
-  organization: string;
-  revision: string;
-  createdAt: string;
-  permissions: Record<string, boolean>;
-};
-type List<T> = { items: T[]; next?: { page: string }; count: number };
-type MemberSpace = { permission: string; space: Space };
+type Space = Static<typeof SpaceSchema>;
+type MemberSpace = Static<typeof MemberSpaceSchema>;
 
 const as = (token: string, options: InjectOptions): Promise<LightMyRequestResponse> =>
   t.app.inject({
@@ -72,15 +67,15 @@ async function createSpaces(token: string, orgId: string, n: number, prefix = 'S
 }
 
 /** Every page of a list, following next.page; the pages as answered. */
-async function walk<T>(token: string, url: string, limit: number): Promise<List<T>[]> {
-  const pages: List<T>[] = [];
+async function walk<T>(token: string, url: string, limit: number): Promise<ListOfItems<T>[]> {
+  const pages: ListOfItems<T>[] = [];
   let cursor: string | undefined;
   do {
     const query = `limit=${limit}${cursor === undefined ? '' : `&page=${encodeURIComponent(cursor)}`}`;
     const page = expectStatus(
       await as(token, { method: 'GET', url: `${url}?${query}` }),
       200,
-    ) as List<T>;
+    ) as ListOfItems<T>;
     pages.push(page);
     cursor = page.next?.page;
     assert.ok(pages.length <= 20, 'the walk ends');
@@ -120,13 +115,19 @@ describe('listSpacesInOrganizationById', () => {
 
     const exact = await walk<Space>(org.token, url, 5);
     assert.equal(exact.length, 1, 'a page holding exactly the rest has no next');
-    const all = expectStatus(await as(org.token, { method: 'GET', url }), 200) as List<Space>;
+    const all = expectStatus(
+      await as(org.token, { method: 'GET', url }),
+      200,
+    ) as ListOfItems<Space>;
     assert.deepEqual(all, exact[0], 'the default limit covers them all');
 
     // Another organization's spaces are not listed.
     const other = await newOrganization('Elsewhere');
     await createSpaces(other.token, other.orgId, 1, 'Foreign');
-    const again = expectStatus(await as(org.token, { method: 'GET', url }), 200) as List<Space>;
+    const again = expectStatus(
+      await as(org.token, { method: 'GET', url }),
+      200,
+    ) as ListOfItems<Space>;
     assert.deepEqual(
       again.items.map((space) => space.id),
       ids,
@@ -138,7 +139,10 @@ describe('listSpacesInOrganizationById', () => {
     const ids = await createSpaces(org.token, org.orgId, 2);
     const url = `/v1/orgs/${org.orgId}/spaces`;
     const reader = await newMember(org.orgId, 'read');
-    const listed = expectStatus(await as(reader.token, { method: 'GET', url }), 200) as List<Space>;
+    const listed = expectStatus(
+      await as(reader.token, { method: 'GET', url }),
+      200,
+    ) as ListOfItems<Space>;
     assert.deepEqual(
       listed.items.map((space) => space.id),
       ids,
@@ -149,7 +153,10 @@ describe('listSpacesInOrganizationById', () => {
       assert.equal(space.permissions.edit, false);
       assert.equal(space.permissions.admin, false);
     }
-    const owners = expectStatus(await as(org.token, { method: 'GET', url }), 200) as List<Space>;
+    const owners = expectStatus(
+      await as(org.token, { method: 'GET', url }),
+      200,
+    ) as ListOfItems<Space>;
     assert.equal(owners.items[0]?.permissions.admin, true);
 
     const stranger = await newOrganization('Strangers');
@@ -201,7 +208,7 @@ describe('listSpacesForUser', () => {
     const seenByCaller = expectStatus(
       await as(a.token, { method: 'GET', url: `/v1/users/${user.userId}/spaces` }),
       200,
-    ) as List<MemberSpace>;
+    ) as ListOfItems<MemberSpace>;
     assert.deepEqual(
       seenByCaller.items.map((item) => [item.space.id, item.permission]),
       [
@@ -221,7 +228,7 @@ describe('listSpacesForUser', () => {
     const mine = expectStatus(
       await as(user.token, { method: 'GET', url: '/v1/users/me/spaces' }),
       200,
-    ) as List<MemberSpace>;
+    ) as ListOfItems<MemberSpace>;
     assert.deepEqual(
       mine.items.map((item) => [item.space.id, item.permission]),
       [
@@ -240,7 +247,7 @@ describe('listSpacesForUser', () => {
     const ownersOwn = expectStatus(
       await as(a.token, { method: 'GET', url: '/v1/users/me/spaces' }),
       200,
-    ) as List<MemberSpace>;
+    ) as ListOfItems<MemberSpace>;
     assert.deepEqual(
       ownersOwn.items.map((item) => [item.space.id, item.permission]),
       [
@@ -251,7 +258,7 @@ describe('listSpacesForUser', () => {
     const seenFromB = expectStatus(
       await as(b.token, { method: 'GET', url: `/v1/users/${user.userId}/spaces` }),
       200,
-    ) as List<MemberSpace>;
+    ) as ListOfItems<MemberSpace>;
     assert.deepEqual(
       seenFromB.items.map((item) => [item.space.id, item.permission]),
       [[b1, 'read']],
@@ -316,7 +323,7 @@ describe('listSpacesForUser', () => {
     const promoted = expectStatus(
       await as(guest.token, { method: 'GET', url: '/v1/users/me/spaces' }),
       200,
-    ) as List<MemberSpace>;
+    ) as ListOfItems<MemberSpace>;
     assert.deepEqual(
       promoted.items.map((item) => [item.space.id, item.permission]),
       [[space, 'read']],
@@ -424,7 +431,7 @@ describe('deleteSpaceById', () => {
     const listed = expectStatus(
       await t.request({ method: 'GET', url: `/v1/orgs/${t.orgId}/spaces?limit=1000` }),
       200,
-    ) as List<Space>;
+    ) as ListOfItems<Space>;
     assert.ok(!listed.items.some((space) => space.id === s.spaceId));
   });
 
@@ -441,7 +448,7 @@ describe('deleteSpaceById', () => {
       const list = expectStatus(
         await t.request({ method: 'GET', url: `${base}/site-spaces` }),
         200,
-      ) as List<{ id: string }>;
+      ) as ListOfItems<{ id: string }>;
       return { siteId, base, siteSpaceId: list.items[0]?.id as string };
     };
     const handbook = await makeSite('Handbook');
@@ -457,7 +464,7 @@ describe('deleteSpaceById', () => {
     const stillShown = expectStatus(
       await t.request({ method: 'GET', url: `${handbook.base}/site-spaces` }),
       200,
-    ) as List<{ space: { id: string } }>;
+    ) as ListOfItems<{ space: { id: string } }>;
     assert.equal(stillShown.items[0]?.space.id, s.spaceId);
 
     // Shown by two sites, both are named.
@@ -562,7 +569,7 @@ describe('/v1/owners/{ownerId}/spaces is gone', () => {
     const listed = expectStatus(
       await t.request({ method: 'GET', url: `/v1/orgs/${t.orgId}/spaces?limit=1000` }),
       200,
-    ) as List<Space>;
+    ) as ListOfItems<Space>;
     assert.ok(!listed.items.some((space) => space.title === 'New space'));
   });
 
@@ -628,7 +635,7 @@ describe('the Space object’s revision', () => {
     const listed = expectStatus(
       await t.request({ method: 'GET', url: `/v1/orgs/${t.orgId}/spaces?limit=1000` }),
       200,
-    ) as List<Space>;
+    ) as ListOfItems<Space>;
     assert.equal(listed.items.find((item) => item.id === space.id)?.revision, moved.revision);
     expectStatus(await t.request({ method: 'GET', url: revisionUrl(space.revision) }), 200);
     expectError(await t.request({ method: 'GET', url: revisionUrl('rev_nope') }), 404);

@@ -10,45 +10,24 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext as NodeTestContext, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Static } from 'typebox';
 import type { TeamMemberRole } from '../../node_modules/@gitbook/api/dist/client.js';
+import type { MemberSchema } from '../../src/modules/members/schemas.js';
+import type {
+  MemberTeamSchema,
+  TeamMembershipSchema,
+  TeamSchema,
+} from '../../src/modules/teams/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { clientFailure, GitBookAPI, listenWithClient } from '../helpers/gitbook.js';
+import type { ListOfItems } from '../helpers/schemas.js';
 
-interface TeamJson {
-  object: 'team';
-  id: string;
-  title: string;
-  members: number;
-  spaces: number;
-  createdAt: string;
-  permissions: { admin: boolean; view: boolean };
-}
+type TeamJson = Static<typeof TeamSchema>;
+type MemberJson = Static<typeof MemberSchema>;
 
-interface MemberJson {
-  object: 'member';
-  id: string;
-  role: string | null;
-  user: { object: 'user'; id: string; displayName: string; email?: string };
-  teams: number;
-  lastSeenAt?: string;
-}
+type TeamMembershipJson = Static<typeof TeamMembershipSchema>;
 
-interface TeamMembershipJson {
-  organization: MemberJson;
-  team: { role: string };
-  permissions: { view: boolean };
-}
-
-interface MemberTeamJson {
-  team: TeamJson;
-  member: { role: string };
-}
-
-interface ListJson<T> {
-  items: T[];
-  next?: { page: string };
-  count: number;
-}
+type MemberTeamJson = Static<typeof MemberTeamSchema>;
 
 interface Person {
   id: string;
@@ -137,7 +116,7 @@ async function getTeam(t: TestContext, teamId: string): Promise<TeamJson> {
 
 /** A team's members as `userId → team role`, read through the API. */
 async function teamRoles(t: TestContext, teamId: string): Promise<Record<string, string>> {
-  const list = json<ListJson<TeamMembershipJson>>(
+  const list = json<ListOfItems<TeamMembershipJson>>(
     await t.request({ method: 'GET', url: `${teamMembersUrl(t, teamId)}?limit=1000` }),
   );
   assert.equal(list.next, undefined);
@@ -316,7 +295,9 @@ describe('listing and reading teams', () => {
     const beta = await createTeam(t, 'Beta Writers', [a.id, b.id]);
     const gamma = await createTeam(t, 'Gamma 100%');
     const list = async (query = '') =>
-      json<ListJson<TeamJson>>(await t.request({ method: 'GET', url: `${teamsUrl(t)}${query}` }));
+      json<ListOfItems<TeamJson>>(
+        await t.request({ method: 'GET', url: `${teamsUrl(t)}${query}` }),
+      );
 
     const all = await list();
     assert.deepEqual(ids(all.items), [alpha.id, beta.id, gamma.id]);
@@ -512,7 +493,7 @@ describe('team members', () => {
       204,
     );
 
-    const list = json<ListJson<TeamMembershipJson>>(
+    const list = json<ListOfItems<TeamMembershipJson>>(
       await t.request({ method: 'GET', url: teamMembersUrl(t, team.id) }),
     );
     assert.equal(list.count, 3);
@@ -539,7 +520,7 @@ describe('team members', () => {
     let page: string | undefined;
     for (let guard = 0; guard < 10; guard++) {
       const query = `?limit=1${page === undefined ? '' : `&page=${encodeURIComponent(page)}`}`;
-      const one = json<ListJson<TeamMembershipJson>>(
+      const one = json<ListOfItems<TeamMembershipJson>>(
         await t.request({ method: 'GET', url: `${teamMembersUrl(t, team.id)}${query}` }),
       );
       assert.equal(one.count, 3);
@@ -801,7 +782,7 @@ describe('team members', () => {
       204,
     );
     const list = async (query = '', userId = a.id) =>
-      json<ListJson<MemberTeamJson>>(
+      json<ListOfItems<MemberTeamJson>>(
         await t.request({ method: 'GET', url: `${memberTeamsUrl(t, userId)}${query}` }),
       );
 
@@ -881,7 +862,7 @@ describe('team members', () => {
     await t.services.identity.setMemberRole(t.orgId, a.id, 'read');
     assert.equal((await getMember(t, a.id)).teams, 0);
     assert.deepEqual(
-      json<ListJson<MemberTeamJson>>(
+      json<ListOfItems<MemberTeamJson>>(
         await t.request({ method: 'GET', url: memberTeamsUrl(t, a.id) }),
       ),
       { items: [], count: 0 },
@@ -898,18 +879,18 @@ describe('who may manage teams', () => {
     const before = await teamRows(t);
     const read = (options: InjectOptions) => as(t, reader.token, options);
 
-    const listed = json<ListJson<TeamJson>>(await read({ method: 'GET', url: teamsUrl(t) }));
+    const listed = json<ListOfItems<TeamJson>>(await read({ method: 'GET', url: teamsUrl(t) }));
     assert.deepEqual(ids(listed.items), [team.id]);
     const one = json<TeamJson>(await read({ method: 'GET', url: teamUrl(t, team.id) }));
     assert.deepEqual(one, { ...team, permissions: { admin: false, view: true } });
     assert.equal(
-      json<ListJson<TeamMembershipJson>>(
+      json<ListOfItems<TeamMembershipJson>>(
         await read({ method: 'GET', url: teamMembersUrl(t, team.id) }),
       ).count,
       1,
     );
     assert.equal(
-      json<ListJson<MemberTeamJson>>(await read({ method: 'GET', url: memberTeamsUrl(t, a.id) }))
+      json<ListOfItems<MemberTeamJson>>(await read({ method: 'GET', url: memberTeamsUrl(t, a.id) }))
         .count,
       1,
     );
@@ -1022,7 +1003,7 @@ describe('who may manage teams', () => {
     assert.equal(await admin(mine.id), true);
     assert.equal(await admin(theirs.id), false);
     // The lists say the same of the same teams, for the same caller.
-    const listed = json<ListJson<TeamJson>>(await asOwner({ method: 'GET', url: teamsUrl(t) }));
+    const listed = json<ListOfItems<TeamJson>>(await asOwner({ method: 'GET', url: teamsUrl(t) }));
     assert.deepEqual(
       listed.items.map((team) => [team.id, team.permissions.admin]),
       [
@@ -1030,14 +1011,14 @@ describe('who may manage teams', () => {
         [theirs.id, false],
       ],
     );
-    const owned = json<ListJson<TeamJson>>(
+    const owned = json<ListOfItems<TeamJson>>(
       await asOwner({ method: 'GET', url: `${teamsUrl(t)}?owner=${owner.id}` }),
     );
     assert.deepEqual(
       owned.items.map((team) => [team.id, team.permissions.admin]),
       [[mine.id, true]],
     );
-    const own = json<ListJson<MemberTeamJson>>(
+    const own = json<ListOfItems<MemberTeamJson>>(
       await asOwner({ method: 'GET', url: memberTeamsUrl(t, owner.id) }),
     );
     assert.deepEqual(
@@ -1299,7 +1280,7 @@ describe('teams under concurrent requests', () => {
       );
     }
     // The team's count and its listing agree.
-    const listed = json<ListJson<TeamMembershipJson>>(
+    const listed = json<ListOfItems<TeamMembershipJson>>(
       await t.request({ method: 'GET', url: teamMembersUrl(t, team.id) }),
     );
     assert.equal((await getTeam(t, team.id)).members, 0);

@@ -4,6 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { SCOPES } from '../../src/modules/access/permissions.js';
+import type { Static } from 'typebox';
+import type { ApiTokenSchema, CreatedApiTokenSchema } from '../../src/modules/identity/schemas.js';
 import {
   createSite,
   createTestApp,
@@ -12,6 +14,7 @@ import {
   type SiteFixture,
   type TestContext,
 } from '../helpers/app.js';
+import type { ListOf } from '../helpers/schemas.js';
 
 /**
  * API tokens (Livery extension): GET/POST /v1/user/tokens and DELETE /v1/user/tokens/{tokenId};
@@ -21,23 +24,7 @@ import {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-interface ApiToken {
-  object: 'api-token';
-  id: string;
-  label?: string;
-  scopes?: string[];
-  createdAt: string;
-  expiresAt?: string;
-  lastUsedAt?: string;
-  urls: { location: string };
-  token?: string;
-}
-
-interface TokenList {
-  items: ApiToken[];
-  next?: { page: string };
-  count: number;
-}
+type TokenList = ListOf<typeof ApiTokenSchema>;
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
@@ -58,9 +45,12 @@ const call = (token: string, method: Method, url: string, payload?: object) =>
   });
 
 /** POST /v1/user/tokens with `token` (the owner's unless told), expecting a 201. */
-async function mint(payload: object, token = t.token): Promise<ApiToken & { token: string }> {
+async function mint(
+  payload: object,
+  token = t.token,
+): Promise<Static<typeof CreatedApiTokenSchema>> {
   const res = await call(token, 'POST', '/v1/user/tokens', payload);
-  const body = expectStatus(res, 201) as unknown as ApiToken & { token: string };
+  const body = expectStatus(res, 201) as unknown as Static<typeof CreatedApiTokenSchema>;
   assert.equal(res.headers.location, body.urls.location);
   return body;
 }
