@@ -22,15 +22,33 @@ export async function rawRequest(
   if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   assert.ok(address !== null && typeof address === 'object');
+  const raw = await rawGet(`http://127.0.0.1:${address.port}`, path, headers);
+  return { ...raw, body: raw.bytes.toString('utf8') };
+}
+
+/** What a raw GET answered: the body's bytes untouched (still compressed when they were). */
+export interface RawBytes {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  bytes: Buffer;
+}
+
+/** A GET of `path`, sent exactly as written, to a server at `origin` (`http://host:port`). */
+export function rawGet(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawBytes> {
+  const { hostname: host, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: address.port, path, headers }, (res) => {
+    const req = httpRequest({ host, port, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
         resolve({
           statusCode: res.statusCode ?? 0,
           headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
+          bytes: Buffer.concat(chunks),
         }),
       );
       res.on('error', reject);

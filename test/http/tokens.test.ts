@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
-import { SCOPES } from '../../src/modules/access/permissions.js';
 import type { Static } from 'typebox';
+import { SCOPES } from '../../src/modules/access/permissions.js';
 import type { ApiTokenSchema, CreatedApiTokenSchema } from '../../src/modules/identity/schemas.js';
 import {
   createSite,

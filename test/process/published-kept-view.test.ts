@@ -16,35 +16,23 @@ import { createTestApp, expectStatus, type TestContext } from '../helpers/app.js
 import { BACKEND } from '../helpers/backend.js';
 import { publishChanges } from '../helpers/insights.js';
 import { call, listen } from '../helpers/load.js';
-import type { ServerProcess } from '../helpers/process.js';
+import {
+  type ServerProcess,
+  startTwoOnFreshDatabase,
+  type TwoProcesses,
+} from '../helpers/process.js';
 import { customize, type PublishedSite, publishedSite } from '../helpers/published.js';
-import { startTwoOnFreshDatabase, type TwoProcesses } from '../helpers/two-processes.js';
+import { type RawBytes, rawGet } from '../helpers/raw-http.js';
 
+/** A raw GET (helpers/raw-http.ts), named as this file reads it. */
 interface Raw {
   status: number;
-  headers: IncomingHttpHeaders;
-  /** The body as sent: still compressed when it was. */
+  headers: RawBytes['headers'];
   body: Buffer;
 }
-
-/** A GET over a real connection, the body's bytes untouched. */
-function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    httpRequest(`${origin}${path}`, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks),
-        }),
-      );
-    })
-      .on('error', reject)
-      .end();
-  });
+async function get(origin: string, path: string, headers: Record<string, string> = {}) {
+  const raw = await rawGet(origin, path, headers);
+  return { status: raw.statusCode, headers: raw.headers, body: raw.bytes } satisfies Raw;
 }
 
 const text = (raw: Raw) => raw.body.toString('utf8');
