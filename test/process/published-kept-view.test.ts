@@ -8,7 +8,6 @@
  * same database.
  */
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { signVisitorToken } from '../../src/modules/visitor-auth/jwt.js';
