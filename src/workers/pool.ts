@@ -46,7 +46,7 @@ export class TaskFailed extends Error {
   }
 }
 
-/** Worker threads stay this long without work before they exit (and start again when needed). */
+/** Worker threads beyond the first stay this long without work before they exit. */
 const IDLE_MS = 5 * 60 * 1000;
 
 export class TaskPool<Tasks extends TaskModule> {
@@ -131,7 +131,11 @@ export class TaskPool<Tasks extends TaskModule> {
       this.piscina = new Piscina({
         filename: sources ? new URL('./tsx-bootstrap.mjs', self).href : tasks,
         workerData: { tasks },
-        minThreads: 0,
+        // One thread stays once the pool has started. With none, Piscina 5.3 strands the queue
+        // when it stops the last running thread at a time limit: the tasks waiting are never
+        // given a new thread (test/http/workers.test.ts, "a full queue"). The pool itself
+        // still starts on the first task.
+        minThreads: 1,
         maxThreads: this.options.threads,
         idleTimeout: IDLE_MS,
         resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },

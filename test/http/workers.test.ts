@@ -30,6 +30,18 @@ describe('the pool', () => {
     }
   });
 
+  test('a task stopped at its time limit while another waits: the one waiting still runs', async () => {
+    const pool = renderPool(512);
+    try {
+      const slow = pool.run('pageBlocks', [SLOW], 50);
+      const waiting = pool.run('pageBlocks', ['# One\n\ntwo']);
+      await assert.rejects(slow, TaskTimedOut);
+      assert.deepEqual(await waiting, [2]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('a thread out of memory fails its task alone; the next task runs', async () => {
     const pool = renderPool(16);
     try {
