@@ -16,11 +16,12 @@ import {
 import { PAGE_HEADERS, seedPage } from './page-answer.js';
 
 /**
- * `npm run bench:profile [-- get|patch|lookup|page]`: where a Livery process spends its CPU under load.
+ * `npm run bench:profile [-- get|patch|lookup|page|published]`: where a Livery process spends its CPU under load.
  *
  * Starts the compiled server as `npm start` does, plus `--cpu-prof`, on a new SQLite file (or
  * PROFILE_DATABASE_URL), seeds it like `npm run bench`, runs PROFILE_SECONDS (default 10) of
- * GET (or PATCH, the URL lookup, or bench/run.ts's page view) load with 16 connections, stops the server with SIGTERM (which writes the
+ * GET (or PATCH, the URL lookup, bench/run.ts's page view, or the renderer's read of the
+ * published view with a site token) load with 16 connections, stops the server with SIGTERM (which writes the
  * profile), and prints the self time by function and by package. The `.cpuprofile` file is kept
  * for Chrome DevTools; its path is printed.
  */
@@ -35,8 +36,8 @@ interface ProfileNode {
 }
 
 async function main(): Promise<void> {
-  if (!['get', 'patch', 'lookup', 'page'].includes(KIND)) {
-    throw new Error('usage: bench:profile [get|patch|lookup|page]');
+  if (!['get', 'patch', 'lookup', 'page', 'published'].includes(KIND)) {
+    throw new Error('usage: bench:profile [get|patch|lookup|page|published]');
   }
   buildLivery();
   const dir = mkdtempSync(join(tmpdir(), 'livery-profile-'));
@@ -54,40 +55,49 @@ async function main(): Promise<void> {
   try {
     const { getUrl, patchUrl } = await seed(base, 0);
     let n = 0;
-    const lookup = ['lookup', 'page'].includes(KIND)
+    const lookup = ['lookup', 'page', 'published'].includes(KIND)
       ? await rendererReads(base, getUrl)
       : undefined;
     const page = KIND === 'page' ? await seedPage(base, getUrl) : undefined;
+    const renderer =
+      KIND === 'published' && lookup !== undefined
+        ? {
+            url: lookup.publishedUrl,
+            headers: { authorization: `Bearer ${await lookup.siteToken()}` },
+          }
+        : undefined;
     const options =
-      page !== undefined
-        ? { url: page, headers: PAGE_HEADERS }
-        : KIND === 'get'
-          ? { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } }
-          : lookup !== undefined
-            ? {
-                url: `${base}/v1/urls/published`,
-                method: 'POST' as const,
-                headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-                body: lookup.lookupBody,
-              }
-            : {
-                // autocannon applies setupRequest only per entry of `requests`, not at the top.
-                url: patchUrl,
-                requests: [
-                  {
-                    method: 'PATCH' as const,
-                    path: new URL(patchUrl).pathname,
-                    headers: {
-                      authorization: `Bearer ${TOKEN}`,
-                      'content-type': 'application/json',
-                    },
-                    setupRequest: (request) => ({
-                      ...request,
-                      body: JSON.stringify({ title: `Title ${n++}` }),
-                    }),
-                  } satisfies autocannon.Request,
-                ],
-              };
+      renderer !== undefined
+        ? renderer
+        : page !== undefined
+          ? { url: page, headers: PAGE_HEADERS }
+          : KIND === 'get'
+            ? { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } }
+            : lookup !== undefined
+              ? {
+                  url: `${base}/v1/urls/published`,
+                  method: 'POST' as const,
+                  headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+                  body: lookup.lookupBody,
+                }
+              : {
+                  // autocannon applies setupRequest only per entry of `requests`, not at the top.
+                  url: patchUrl,
+                  requests: [
+                    {
+                      method: 'PATCH' as const,
+                      path: new URL(patchUrl).pathname,
+                      headers: {
+                        authorization: `Bearer ${TOKEN}`,
+                        'content-type': 'application/json',
+                      },
+                      setupRequest: (request) => ({
+                        ...request,
+                        body: JSON.stringify({ title: `Title ${n++}` }),
+                      }),
+                    } satisfies autocannon.Request,
+                  ],
+                };
     await measure(options, 2, 16); // warm-up
     const m = await measure(options, SECONDS, 16, child.pid);
     process.stdout.write(
