@@ -1,6 +1,9 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { type CodeThemes, pageHighlighter } from '../src/modules/published/code-highlight.js';
-import { renderMarkdown } from '../src/modules/published/markdown.js';
+import {
+  type CodeThemes,
+  pageHighlighter,
+} from '../src/modules/published/highlighting/code-highlight.js';
+import { renderMarkdown } from '../src/modules/published/rendering/markdown.js';
 import { CODE_PAGE } from './code-page.js';
 
 /**

@@ -16,7 +16,7 @@ const root = resolve(process.argv[2] ?? '.');
 const load = (path: string) => import(pathToFileURL(`${root}/${path}`).href);
 const templated = existsSync(`${root}/src/html/safe-html.ts`);
 
-const { renderPage } = await load('src/modules/published/page-html.ts');
+const { renderPage } = await load('src/modules/published/rendering/page-html.ts');
 const { documentToHtml, markdownToDocument } = await load('src/modules/documents/index.ts');
 // src/settings/ since issue 26; the customization module before it.
 const { DEFAULT_SETTINGS } = await load(
@@ -24,7 +24,7 @@ const { DEFAULT_SETTINGS } = await load(
     ? 'src/settings/defaults.ts'
     : 'src/modules/customization/defaults.ts',
 );
-const { stringsFor } = await load('src/modules/published/strings.ts');
+const { stringsFor } = await load('src/modules/published/rendering/strings.ts');
 const markup: (s: string) => unknown = templated
   ? ((await load('src/html/safe-html.ts')).highlightedCode as (s: string) => unknown)
   : (s) => s;

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { buildSync, transformSync } from 'esbuild';
 
 /**
- * Builds the published site's own script and stylesheet (src/modules/published/assets/: real
+ * Builds the published site's own script and stylesheet (src/modules/published/assets/browser/: real
  * files, linted by Biome, the script type-checked by its tsconfig.json) into dist/published/,
- * which the server serves at `/s/@livery/site.js` and `site.css` (published/assets.ts).
+ * which the server serves at `/s/@livery/site.js` and `site.css` (published/assets/assets.ts).
  * scripts/build-studio.ts runs it, so `npm start`, `npm test` and `npm run build:studio` build
  * them; the test helpers that build an app or start a server call `ensureSiteAssets` first.
  * The script is bundled by esbuild (for browsers of `TARGET`); the stylesheet is checked by
@@ -13,7 +13,7 @@ import { buildSync, transformSync } from 'esbuild';
  * Each file is written beside and renamed into place: a server never reads half a file.
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SOURCES = `${ROOT}src/modules/published/assets/`;
+const SOURCES = `${ROOT}src/modules/published/assets/browser/`;
 export const SITE_ASSETS_OUT = `${ROOT}dist/published/`;
 const FILES = ['site.js', 'site.css'] as const;
 const TARGET = ['es2019'];

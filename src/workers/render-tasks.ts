@@ -1,5 +1,5 @@
 import { markdownBlocks, pageDocumentJson } from '../modules/content/page-document.js';
-import { renderPageBody } from '../modules/published/page-body.js';
+import { renderPageBody } from '../modules/published/rendering/page-body.js';
 import { dispatcher } from './task.js';
 
 /**

@@ -3,7 +3,7 @@ import { getAt, type Json } from './paths.js';
 
 /**
  * WCAG 2.1 contrast warnings for the colors that carry text on the published site
- * (src/modules/theme/css.ts and src/modules/published/assets/site.css):
+ * (src/modules/theme/css.ts and src/modules/published/assets/browser/site.css):
  * - buttons (and the bold theme's header) put `--primary-contrast` text on the primary color;
  * - links are step 11 of the primary scale on the page background (unless links are "accent");
  * - the header's link color on its background color.
@@ -11,7 +11,7 @@ import { getAt, type Json } from './paths.js';
 
 export const MINIMUM_RATIO = 4.5;
 const THEMES = ['light', 'dark'] as const;
-/** The page's background and text colors (published/assets/site.css `--bg`, `--fg`). */
+/** The page's background and text colors (published/assets/browser/site.css `--bg`, `--fg`). */
 const PAGE_BACKGROUND = { light: '#ffffff', dark: '#111113' };
 const PAGE_TEXT = { light: '#1c1d21', dark: '#edeef0' };
 const HEX = /^#(?:[0-9a-fA-F]{3}){1,2}$/;

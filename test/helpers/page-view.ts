@@ -1,7 +1,7 @@
 import { html } from '../../src/html/safe-html.js';
-import { type ContentRef, resolveLink } from '../../src/modules/published/navigation.js';
-import type { PageView } from '../../src/modules/published/page-html.js';
-import { stringsFor } from '../../src/modules/published/strings.js';
+import { type ContentRef, resolveLink } from '../../src/modules/published/rendering/navigation.js';
+import type { PageView } from '../../src/modules/published/rendering/page-html.js';
+import { stringsFor } from '../../src/modules/published/rendering/strings.js';
 import { DEFAULT_SETTINGS } from '../../src/settings/defaults.js';
 import type { Settings } from '../../src/settings/settings-schema.js';
 

@@ -6,7 +6,7 @@ import {
   markdownToDocument,
   withKeys,
 } from '../../src/modules/documents/index.js';
-import { highlight, prepare } from '../../src/modules/published/code-highlight.js';
+import { highlight, prepare } from '../../src/modules/published/highlighting/code-highlight.js';
 import { excerpt } from '../../src/modules/search/rank.js';
 import { sectionsOf } from '../../src/modules/search/sections.js';
 import { buildIndex, type IndexInput } from '../../src/modules/search/space-index.js';

@@ -6,7 +6,7 @@ import {
   decideAccess,
   SHARE_COOKIE,
   VISITOR_COOKIE,
-} from '../../src/modules/published/access.js';
+} from '../../src/modules/published/access/access.js';
 
 /** Verifiers that accept exactly the credentials named valid, and count their calls. */
 const verifiers = (valid: string[]) => {

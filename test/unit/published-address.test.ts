@@ -6,7 +6,7 @@ import {
   locateVariant,
   parseSiteAddress,
   withoutCredentials,
-} from '../../src/modules/published/address.js';
+} from '../../src/modules/published/access/address.js';
 
 // The published site's addressing (docs/published-site.md): what a raw request path names.
 

@@ -8,9 +8,12 @@ import {
   PAGE_BUDGET_MS,
   pageHighlighter,
   prepare,
-} from '../../src/modules/published/code-highlight.js';
-import { LIVERY_DEFAULT, shikiThemeName } from '../../src/modules/published/code-themes.js';
-import { codeBlocks, renderMarkdown } from '../../src/modules/published/markdown.js';
+} from '../../src/modules/published/highlighting/code-highlight.js';
+import {
+  LIVERY_DEFAULT,
+  shikiThemeName,
+} from '../../src/modules/published/highlighting/code-themes.js';
+import { codeBlocks, renderMarkdown } from '../../src/modules/published/rendering/markdown.js';
 
 /**
  * Syntax highlighting of code blocks (styling.codeTheme, docs/published-site.md "Code blocks"):

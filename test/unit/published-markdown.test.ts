@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { escapeHtml, headingId, renderMarkdown } from '../../src/modules/published/markdown.js';
+import {
+  escapeHtml,
+  headingId,
+  renderMarkdown,
+} from '../../src/modules/published/rendering/markdown.js';
 
 describe('renderMarkdown: hostile content is inert', () => {
   const rows: [string, string, RegExp, RegExp][] = [

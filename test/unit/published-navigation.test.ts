@@ -8,7 +8,7 @@ import {
   readingOrder,
   resolveLink,
   sidebar,
-} from '../../src/modules/published/navigation.js';
+} from '../../src/modules/published/rendering/navigation.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const page = (id: string, fields: Partial<StoredPage> = {}, pages: Tree = []): StoredPage => ({

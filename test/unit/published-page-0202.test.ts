@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { localized } from '../../src/modules/published/localized.js';
-import { menuEntries, shownActions } from '../../src/modules/published/page-actions.js';
-import { type PageView, renderPage } from '../../src/modules/published/page-html.js';
-import { stringsFor } from '../../src/modules/published/strings.js';
+import { localized } from '../../src/modules/published/rendering/localized.js';
+import { menuEntries, shownActions } from '../../src/modules/published/rendering/page-actions.js';
+import { type PageView, renderPage } from '../../src/modules/published/rendering/page-html.js';
+import { stringsFor } from '../../src/modules/published/rendering/strings.js';
 import type { Settings } from '../../src/settings/settings-schema.js';
 import type { PageAction } from '../../src/settings/vocabulary.js';
 import { pageView, settings, url } from '../helpers/page-view.js';

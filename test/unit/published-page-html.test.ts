@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { html as markup } from '../../src/html/safe-html.js';
-import { type PageView, renderPage } from '../../src/modules/published/page-html.js';
-import { stringsFor } from '../../src/modules/published/strings.js';
+import { type PageView, renderPage } from '../../src/modules/published/rendering/page-html.js';
+import { stringsFor } from '../../src/modules/published/rendering/strings.js';
 import type { Settings } from '../../src/settings/settings-schema.js';
 import { pageView, settings, url } from '../helpers/page-view.js';
 

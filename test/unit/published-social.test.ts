@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { PLATFORM_NAMES, profileUrl } from '../../src/modules/published/social.js';
-import { BRAND_ICONS } from '../../src/modules/published/social-icons.js';
+import { PLATFORM_NAMES, profileUrl } from '../../src/modules/published/rendering/social.js';
+import { BRAND_ICONS } from '../../src/modules/published/rendering/social-icons.js';
 import { SOCIAL_PLATFORMS, type SocialPlatform } from '../../src/settings/vocabulary.js';
 
 /** `socialAccounts`: the profile address of each platform's handle (docs/published-site.md). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { stringsFor, TRANSLATED_LOCALES } from '../../src/modules/published/strings.js';
+import { stringsFor, TRANSLATED_LOCALES } from '../../src/modules/published/rendering/strings.js';
 import { CustomizationLocale } from '../helpers/gitbook.js';
 
 describe("the published site's words", () => {

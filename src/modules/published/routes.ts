@@ -11,16 +11,16 @@ import type { InsightsService } from '../insights/service.js';
 import { MAX_QUERY } from '../search/schemas.js';
 import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
-import { SHARE_COOKIE, VISITOR_COOKIE } from './access.js';
-import { parseSiteAddress, withoutCredentials } from './address.js';
-import { siteAssets } from './assets.js';
-import { pageCsp } from './csp.js';
+import { SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
+import { parseSiteAddress, withoutCredentials } from './access/address.js';
+import { siteAssets } from './assets/assets.js';
+import { pageCsp } from './rendering/csp.js';
 import {
   type PageRepresentation,
   pathOf,
   representationOf,
   sendPage,
-} from './page-representation.js';
+} from './rendering/page-representation.js';
 import { searchBox } from './search-box.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 

@@ -1,7 +1,7 @@
 import { encodeSegment } from '../../well-formed-text.js';
 import type { SearchService } from '../search/service.js';
-import { pageHref } from './navigation.js';
-import { variantBase } from './page-builder.js';
+import { pageHref } from './rendering/navigation.js';
+import { variantBase } from './rendering/page-builder.js';
 import type { PublishedVariant } from './repository.js';
 
 /**

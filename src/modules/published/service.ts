@@ -14,17 +14,17 @@ import type { IdentityService } from '../identity/service.js';
 import type { ShareLinksService } from '../share-links/service.js';
 import { themeCss } from '../theme/css.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
-import type { AccessDecision } from './access.js';
-import { locateVariant } from './address.js';
-import { contentTag } from './assets.js';
-import { derivedBy } from './derived.js';
-import { answerAt, type PageAnswer, sizeOf } from './page-answer.js';
-import { bodiesOf } from './page-bodies.js';
-import { publicRootOf, type SiteFrame, signInView } from './page-builder.js';
-import { renderPage } from './page-html.js';
-import { KeptViews } from './page-representation.js';
+import type { AccessDecision } from './access/access.js';
+import { locateVariant } from './access/address.js';
+import { SiteAccess, type Visitor } from './access/site-access.js';
+import { contentTag } from './assets/assets.js';
+import { derivedBy } from './rendering/derived.js';
+import { answerAt, type PageAnswer, sizeOf } from './rendering/page-answer.js';
+import { bodiesOf } from './rendering/page-bodies.js';
+import { publicRootOf, type SiteFrame, signInView } from './rendering/page-builder.js';
+import { renderPage } from './rendering/page-html.js';
+import { KeptViews } from './rendering/page-representation.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
-import { SiteAccess, type Visitor } from './site-access.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { encodeSegment } from '../../well-formed-text.js';
-import { parseSiteAddress } from '../published/address.js';
+import { parseSiteAddress } from '../published/access/address.js';
 
 /**
  * Which published site a URL names (pure; `POST /v1/urls/published`, docs/renderer.md). Livery's

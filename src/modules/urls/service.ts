@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { GenerationCache, MISS } from '../../db/prepared.js';
 import { AppError, badRequest } from '../../errors.js';
 import { hashToken } from '../identity/tokens.js';
-import { locateVariant } from '../published/address.js';
+import { locateVariant } from '../published/access/address.js';
 import type { PublishedRepository, PublishedVariant } from '../published/repository.js';
 import type { ShareLinksService } from '../share-links/service.js';
 import type { SiteAccessStamp, SiteTokens } from '../site-tokens/site-token.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BoundedCache } from '../../bounded-cache.js';
-import { ifNoneMatchHits } from '../../http/conditional.js';
-import { CompressibleBody, type Encoded } from '../../http/content-coding.js';
+import { BoundedCache } from '../../../bounded-cache.js';
+import { ifNoneMatchHits } from '../../../http/conditional.js';
+import { CompressibleBody, type Encoded } from '../../../http/content-coding.js';
 import { pageCsp } from './csp.js';
 import { derivedBy } from './derived.js';
 import type { PageAnswer } from './page-answer.js';

@@ -1,7 +1,12 @@
-import { html } from '../../html/safe-html.js';
-import { type PageTable, readPageTable } from '../content/page-table.js';
-import { codeBlocksOf, documentToHtml, markdownToDocument, pageLinks } from '../documents/index.js';
-import { type CodeThemes, pageHighlighter } from './code-highlight.js';
+import { html } from '../../../html/safe-html.js';
+import { type PageTable, readPageTable } from '../../content/page-table.js';
+import {
+  codeBlocksOf,
+  documentToHtml,
+  markdownToDocument,
+  pageLinks,
+} from '../../documents/index.js';
+import { type CodeThemes, pageHighlighter } from '../highlighting/code-highlight.js';
 import { pageHref } from './navigation.js';
 
 /**

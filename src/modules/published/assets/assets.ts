@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * Livery's own files of every published site, served under `/s/@livery/` (no CDN: a site works
- * offline): the site stylesheet and script, whose sources are assets/site.css and
- * assets/site.js, built into dist/published/ by scripts/build-site-assets.ts (`npm start` and
+ * offline): the site stylesheet and script, whose sources are browser/site.css and browser/site.js beside this
+ * file, built into dist/published/ by scripts/build-site-assets.ts (`npm start` and
  * `npm test` build them). The look comes from the theme CSS (theme/css.ts) through custom
  * properties.
  */
@@ -16,7 +16,7 @@ export const contentTag = (text: string) =>
 export type SiteAssets = Readonly<Record<string, { type: string; body: string; etag: string }>>;
 
 /** Where they are built (from src/ and from dist/ alike). */
-const BUILT = new URL('../../../dist/published/', import.meta.url);
+const BUILT = new URL('../../../../dist/published/', import.meta.url);
 
 let loaded: SiteAssets | undefined;
 

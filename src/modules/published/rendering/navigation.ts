@@ -1,5 +1,5 @@
-import { encodeSegment } from '../../well-formed-text.js';
-import { findById, type StoredPage, type Tree, walk } from '../content/tree.js';
+import { encodeSegment } from '../../../well-formed-text.js';
+import { findById, type StoredPage, type Tree, walk } from '../../content/tree.js';
 
 /**
  * The published site's navigation (issue 7), from a revision's page tree: the sidebar, the

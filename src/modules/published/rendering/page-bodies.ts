@@ -1,11 +1,11 @@
-import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
-import { pageTableOf } from '../content/page-table.js';
-import type { StoredPage } from '../content/tree.js';
-import { PAGE_BUDGET_MS } from './code-highlight.js';
+import { TaskFailed, TaskTimedOut, type Workers } from '../../../workers/index.js';
+import { pageTableOf } from '../../content/page-table.js';
+import type { StoredPage } from '../../content/tree.js';
+import { PAGE_BUDGET_MS } from '../highlighting/code-highlight.js';
+import type { RenderLog } from '../service.js';
 import type { BodyOf } from './page-answer.js';
 import { plainBody } from './page-body.js';
 import { type SiteFrame, variantBase } from './page-builder.js';
-import type { RenderLog } from './service.js';
 import { stringsFor } from './strings.js';
 
 /**

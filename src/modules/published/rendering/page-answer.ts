@@ -1,6 +1,6 @@
-import { html as markup } from '../../html/safe-html.js';
-import type { Settings } from '../../settings/settings-schema.js';
-import { findByPath, type StoredPage } from '../content/tree.js';
+import { html as markup } from '../../../html/safe-html.js';
+import type { Settings } from '../../../settings/settings-schema.js';
+import { findByPath, type StoredPage } from '../../content/tree.js';
 import {
   documentView,
   firstDocument,

@@ -1,5 +1,5 @@
-import type { SocialPlatform } from '../../settings/vocabulary.js';
-import { isWellFormedText } from '../../well-formed-text.js';
+import type { SocialPlatform } from '../../../settings/vocabulary.js';
+import { isWellFormedText } from '../../../well-formed-text.js';
 
 /**
  * `socialAccounts`: each account's profile address, built from its handle, and the platform's

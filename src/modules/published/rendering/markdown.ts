@@ -5,7 +5,7 @@ import {
   type HtmlOptions,
   type JsonDocument,
   markdownToDocument,
-} from '../documents/index.js';
+} from '../../documents/index.js';
 
 /**
  * Page bodies as HTML for the published site (issue 7), through the page document (issue 15:
@@ -16,7 +16,7 @@ import {
  * anchors. Code blocks go through the caller's highlighter when there is one (code-highlight.ts):
  * it escapes the code itself, and a block it declines is rendered plain, escaped.
  */
-export { escapeHtml, headingId } from '../documents/index.js';
+export { escapeHtml, headingId } from '../../documents/index.js';
 
 /** A code block's highlighted HTML, or undefined to render it plain. */
 export type Highlight = (code: string, info: string) => string | undefined;

@@ -1,5 +1,5 @@
-import type { Settings } from '../../settings/settings-schema.js';
-import { fontOrigins } from '../theme/font-definitions.js';
+import type { Settings } from '../../../settings/settings-schema.js';
+import { fontOrigins } from '../../theme/font-definitions.js';
 
 /**
  * The Content-Security-Policy of a published page: scripts only from Livery, no plugins, no

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { html, type SafeHtml } from '../../html/safe-html.js';
-import { attrUrl } from '../../html/safe-url.js';
-import type { Settings } from '../../settings/settings-schema.js';
+import { html, type SafeHtml } from '../../../html/safe-html.js';
+import { attrUrl } from '../../../html/safe-url.js';
+import type { Settings } from '../../../settings/settings-schema.js';
 import { brandIcon, icon } from './icons.js';
 import { localized } from './localized.js';
 import type { ContentRef } from './navigation.js';

@@ -7,11 +7,11 @@ import {
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { bundledLanguages } from 'shiki/langs';
 import { bundledThemes } from 'shiki/themes';
-import { BoundedCache } from '../../bounded-cache.js';
-import { html, joinHtml, type SafeHtml } from '../../html/safe-html.js';
-import type { Settings } from '../../settings/settings-schema.js';
+import { BoundedCache } from '../../../bounded-cache.js';
+import { html, joinHtml, type SafeHtml } from '../../../html/safe-html.js';
+import type { Settings } from '../../../settings/settings-schema.js';
+import { codeBlocks } from '../rendering/markdown.js';
 import { LIVERY_THEMES, shikiThemeName } from './code-themes.js';
-import { codeBlocks } from './markdown.js';
 
 /**
  * Syntax highlighting of fenced code on the published site, by Shiki (the grammars and themes
@@ -21,7 +21,7 @@ import { codeBlocks } from './markdown.js';
  * highlighter, and only the grammars and themes that page needs, once per process.
  *
  * A page's blocks are highlighted before it is rendered (`pageHighlighter`), on a worker thread
- * (published/page-body.ts), within a time budget; rendering (documents/to-html.ts) then takes each
+ * (published/rendering/page-body.ts), within a time budget; rendering (documents/to-html.ts) then takes each
  * block's HTML. A block whose language is unknown shows as plain text in the theme's colors.
  */
 
@@ -115,7 +115,7 @@ export type Highlight = (code: string, info: string) => string | undefined;
  * a time, then highlights its blocks, all within the page's budget (loading a grammar can cost
  * more than highlighting with it: a page with a block in each of 241 languages took seconds to
  * load them all). Once the budget is spent, the languages not loaded yet and the lines not
- * highlighted yet are plain. It runs on a worker thread (published/page-body.ts), so the time it
+ * highlighted yet are plain. It runs on a worker thread (published/rendering/page-body.ts), so the time it
  * takes holds no request up. The answer is synchronous: the page's blocks as HTML, for
  * to-html.ts while it renders. Highlighting is decoration: should Shiki fail to load, the page
  * renders with its code plain.

@@ -1,7 +1,13 @@
-import { html, joinHtml, type SafeHtml, styleElement, svgDataUrl } from '../../html/safe-html.js';
-import { attrUrl, ownUrl } from '../../html/safe-url.js';
-import type { Settings } from '../../settings/settings-schema.js';
-import { encodeSegment } from '../../well-formed-text.js';
+import {
+  html,
+  joinHtml,
+  type SafeHtml,
+  styleElement,
+  svgDataUrl,
+} from '../../../html/safe-html.js';
+import { attrUrl, ownUrl } from '../../../html/safe-url.js';
+import type { Settings } from '../../../settings/settings-schema.js';
+import { encodeSegment } from '../../../well-formed-text.js';
 import { icon } from './icons.js';
 import type { ContentRef, NavEntry, PageLink } from './navigation.js';
 import { type PageActionContext, pageActionsHtml } from './page-actions.js';

@@ -1,8 +1,9 @@
-import { html, type SafeHtml } from '../../html/safe-html.js';
-import { ownUrl } from '../../html/safe-url.js';
-import type { Settings } from '../../settings/settings-schema.js';
-import { encodeSegment } from '../../well-formed-text.js';
-import { findById, type Located, type StoredPage, type Tree } from '../content/tree.js';
+import { html, type SafeHtml } from '../../../html/safe-html.js';
+import { ownUrl } from '../../../html/safe-url.js';
+import type { Settings } from '../../../settings/settings-schema.js';
+import { encodeSegment } from '../../../well-formed-text.js';
+import { findById, type Located, type StoredPage, type Tree } from '../../content/tree.js';
+import type { PublishedVariant } from '../repository.js';
 import { localized } from './localized.js';
 import {
   breadcrumbs,
@@ -14,7 +15,6 @@ import {
   sidebar,
 } from './navigation.js';
 import type { PageView } from './page-html.js';
-import type { PublishedVariant } from './repository.js';
 import { stringsFor } from './strings.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ThemeRegistration } from 'shiki/core';
-import type { CodeTheme } from '../../settings/vocabulary.js';
+import type { CodeTheme } from '../../../settings/vocabulary.js';
 
 /**
  * The code themes of `styling.codeTheme`. Shiki ships every name but GitBook's own four

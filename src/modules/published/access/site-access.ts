@@ -1,12 +1,12 @@
-import type { SiteRow } from '../../db/schema.js';
-import { invalidToken } from '../../errors.js';
-import { BEARER } from '../access/auth.js';
-import { roleAtLeast } from '../access/permissions.js';
-import type { IdentityService } from '../identity/service.js';
-import type { ShareLinksService } from '../share-links/service.js';
-import type { SiteVisibility } from '../spaces/site-visibility.js';
-import { VisitorTokenError } from '../visitor-auth/jwt.js';
-import type { PublishingAuthService } from '../visitor-auth/service.js';
+import type { SiteRow } from '../../../db/schema.js';
+import { invalidToken } from '../../../errors.js';
+import { BEARER } from '../../access/auth.js';
+import { roleAtLeast } from '../../access/permissions.js';
+import type { IdentityService } from '../../identity/service.js';
+import type { ShareLinksService } from '../../share-links/service.js';
+import type { SiteVisibility } from '../../spaces/site-visibility.js';
+import { VisitorTokenError } from '../../visitor-auth/jwt.js';
+import type { PublishingAuthService } from '../../visitor-auth/service.js';
 import { type AccessDecision, decideAccess } from './access.js';
 
 export interface Visitor {

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../html/safe-html.js';
+import { html, type SafeHtml } from '../../../html/safe-html.js';
 
 /**
  * The site's few icons, as inline SVG drawn with `currentColor`. `styling.icons` picks their look

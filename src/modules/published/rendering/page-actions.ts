@@ -1,8 +1,8 @@
-import { html, type SafeHtml } from '../../html/safe-html.js';
-import { attrUrl } from '../../html/safe-url.js';
-import type { Settings } from '../../settings/settings-schema.js';
-import type { PageAction } from '../../settings/vocabulary.js';
-import { encodeSegment } from '../../well-formed-text.js';
+import { html, type SafeHtml } from '../../../html/safe-html.js';
+import { attrUrl } from '../../../html/safe-url.js';
+import type { Settings } from '../../../settings/settings-schema.js';
+import type { PageAction } from '../../../settings/vocabulary.js';
+import { encodeSegment } from '../../../well-formed-text.js';
 import { type IconName, icon } from './icons.js';
 import { targetAttributes } from './page-chrome.js';
 import type { Strings } from './strings.js';

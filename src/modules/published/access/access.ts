@@ -1,4 +1,4 @@
-import type { SiteVisibility } from '../spaces/site-visibility.js';
+import type { SiteVisibility } from '../../spaces/site-visibility.js';
 
 /**
  * Who may see a published site (issue 7, docs/published-site.md), decided per request from the

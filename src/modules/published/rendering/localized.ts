@@ -1,4 +1,4 @@
-import type { Localized } from '../../settings/settings-parts.js';
+import type { Localized } from '../../../settings/settings-parts.js';
 
 /**
  * The text of a setting in the variant's language (GitBook 0.202's `localizedTitle`,
