@@ -6,6 +6,7 @@ import type autocannon from 'autocannon';
 import {
   buildLivery,
   measure,
+  RENDERER_HEADERS,
   ROOT,
   rendererReads,
   seed,
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
       KIND === 'published' && lookup !== undefined
         ? {
             url: lookup.publishedUrl,
-            headers: { authorization: `Bearer ${await lookup.siteToken()}` },
+            headers: { ...RENDERER_HEADERS, authorization: `Bearer ${await lookup.siteToken()}` },
           }
         : undefined;
     const options =

@@ -13,6 +13,7 @@ import {
   measure,
   median,
   postgresTarget,
+  RENDERER_HEADERS,
   ROUNDS,
   rendererReads,
   schemaUrl,
@@ -33,7 +34,7 @@ import { PAGE_HEADERS, type RecordedAnswer, recordAnswer, seedPage } from './pag
  *   urls/published <backend>  the URL lookup GitBook's renderer makes 4-5 times per page view
  *                    (POST /v1/urls/published: site, variant, page path, site token);
  *   published <backend>  the published view of the site (getPublishedContentSite), read with a
- *                    site token as the renderer does;
+ *                    site token and Node's fetch's Accept-Encoding as the renderer does;
  *   page <backend>   a reader's page view, GET /s/bench/…/section-7/topic-5 (a page of the
  *                    220-page space of bench:content, shown by the GET's variant), anonymous,
  *                    with a browser's Accept-Encoding; its ratio is to `page ceiling`, a bare
@@ -279,7 +280,10 @@ function writeJson(file: string, value: unknown): string {
 /** The published view as the renderer reads it: with a site token of the site, fresh. */
 async function publishedOptions(livery: Livery): Promise<autocannon.Options> {
   const token = await livery.renderer.siteToken();
-  return { url: livery.renderer.publishedUrl, headers: { authorization: `Bearer ${token}` } };
+  return {
+    url: livery.renderer.publishedUrl,
+    headers: { ...RENDERER_HEADERS, authorization: `Bearer ${token}` },
+  };
 }
 
 const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '-' : n.toFixed(digits));

@@ -11,6 +11,7 @@ import { installExpectationCheck } from './http/expect.js';
 import { frameworkErrors } from './http/framework-errors.js';
 import { installIdempotency } from './http/idempotency.js';
 import { BODY_LIMIT, installJsonBodyParser } from './http/json-body.js';
+import { installKeptAnswers } from './http/kept-answers.js';
 import { indexMethods } from './http/method-index.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOperations, installRateLimit, serverTimeouts } from './http/operations.js';
@@ -315,6 +316,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         { sessions: services.studioSessions, csrfProtection },
       );
       installSiteTokenAnswers(v1);
+      // After the site-token filter: what is kept is the answer as it leaves.
+      installKeptAnswers(v1, (request) =>
+        request.siteToken === null ? `member ${request.memberRole}` : 'site token',
+      );
       installRateLimit(v1, config.rateLimitPerMinute);
       installIdempotency(v1, {
         db: deps.db,

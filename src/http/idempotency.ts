@@ -8,6 +8,7 @@ import {
   IdempotencyStore,
   type RequestFingerprint,
 } from './idempotency-store.js';
+import { asArray } from './route-hooks.js';
 import { responses } from './schemas.js';
 
 declare module 'fastify' {
@@ -145,11 +146,6 @@ export function installIdempotency(
     route.schema = documented(route.schema);
   });
   return store;
-}
-
-function asArray<T>(value: T | T[] | undefined): T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
 }
 
 /** Method, path (trailing slash ignored, as the router does) with query string, body hash. */

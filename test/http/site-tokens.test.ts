@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { SignJWT } from 'jose';
 import { SiteTokenKeys } from '../../src/modules/site-tokens/keys.js';
 import { SiteTokens } from '../../src/modules/site-tokens/site-token.js';
@@ -107,6 +108,57 @@ describe('site tokens: the reads of its own site', () => {
     assert.deepEqual(Object.keys(customizations.siteSpaces).sort(), [...site.siteSpaceIds].sort());
     assert.ok('styling' in customizations.site);
     assert.deepEqual(view.scripts, []);
+  });
+
+  test('the published view is sent as kept: br or gzip as accepted, its ETag, 304 on a repeat, fresh after a change', async () => {
+    const read = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'GET',
+        url: `${site.base}/published`,
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      });
+    const plain = await read({});
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers.vary, 'accept-encoding');
+    const etag = String(plain.headers.etag);
+    assert.match(etag, /^"[\w-]{22}"$/);
+    for (const [accepted, coding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const compressed = await read({ 'accept-encoding': accepted });
+      assert.equal(compressed.headers['content-encoding'], coding);
+      assert.ok(compressed.rawPayload.length < plain.rawPayload.length / 3);
+      assert.equal(decode(compressed.rawPayload).toString(), plain.body);
+      assert.notEqual(compressed.headers.etag, etag, 'each coding is a representation of its own');
+      const again = await read({
+        'accept-encoding': accepted,
+        'if-none-match': String(compressed.headers.etag),
+      });
+      assert.equal(again.statusCode, 304);
+      assert.equal(again.rawPayload.length, 0);
+      assert.equal(again.headers['x-gitbook-cache-tag'], `site:${site.siteId}`);
+    }
+    const repeat = await read({ 'if-none-match': etag });
+    assert.equal(repeat.statusCode, 304);
+    // A change of the site is a new representation: the old ETag no longer matches.
+    expectStatus(
+      await t.request({
+        method: 'PATCH',
+        url: site.base,
+        payload: { title: 'Changed for the ETag' },
+      }),
+      200,
+    );
+    const changed = await read({ 'if-none-match': etag });
+    assert.equal(changed.statusCode, 200);
+    assert.notEqual(changed.headers.etag, etag);
+    assert.match(changed.body, /Changed for the ETag/);
+    expectStatus(
+      await t.request({ method: 'PATCH', url: site.base, payload: { title: 'Docs' } }),
+      200,
+    );
   });
 
   test("the renderer's cache headers: the published view, search and meta links by site", async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BoundedCache } from '../../bounded-cache.js';
 import { AppError } from '../../errors.js';
+import { asArray } from '../../http/route-hooks.js';
 import { SITE_TOKEN_READS } from '../site-tokens/public-view.js';
 import { PERMISSIONS } from './permissions.js';
 
@@ -64,9 +65,4 @@ export function installSiteTokenAnswers(app: FastifyInstance): void {
     };
     route.onSend = [...asArray(route.onSend), onSend] as never;
   });
-}
-
-function asArray<T>(value: T | T[] | undefined): T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
 }

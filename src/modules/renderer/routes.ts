@@ -66,6 +66,7 @@ export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsSer
   app.get(
     '/orgs/:organizationId/sites/:siteId/published',
     {
+      config: { keptAnswer: true },
       schema: {
         operationId: 'getPublishedContentSite',
         summary: 'Get the full published profile of a site including structure and customization',
