@@ -449,13 +449,15 @@ export interface BenchServer {
 
 /**
  * A Livery per backend: SQLite and, when reachable, PostgreSQL (a fresh schema), each started
- * (`npm start`'s command, pinned) with `env`, all running while `run` gets them. Cleans up
- * processes, files and schema.
+ * (`npm start`'s command, pinned) with `env`, all running while `run` gets them; with
+ * `oneAtATime`, each started, given to `run` alone and stopped before the next starts (for
+ * measures of one server's own stalls). Cleans up processes, files and schema.
  */
 export async function withBackends(
   prefix: string,
   env: Record<string, string>,
   run: (servers: BenchServer[]) => Promise<void>,
+  { oneAtATime = false }: { oneAtATime?: boolean } = {},
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `livery-bench-${prefix}-`));
   const children: ChildProcess[] = [];
@@ -476,9 +478,16 @@ export async function withBackends(
     for (const backend of backends) {
       const log = join(dir, `${backend.name}.log`);
       const { base, child } = await startLivery(children, backend.url, log, env);
-      servers.push({ base, backend: backend.name, pid: child.pid });
+      const server = { base, backend: backend.name, pid: child.pid };
+      if (!oneAtATime) {
+        servers.push(server);
+        continue;
+      }
+      // Alone on its CPU: the other server's own work would be counted as this one's stall.
+      await run([server]);
+      await stop(child);
     }
-    await run(servers);
+    if (!oneAtATime) await run(servers);
   } finally {
     for (const child of children) await stop(child);
     if (schema !== undefined && postgres.ok) await dropSchema(postgres.url, schema);
