@@ -240,6 +240,22 @@ describe('the official 0.202 client against Livery: sites', () => {
     assert.equal(unset.logoutURL, undefined);
   });
 
+  test('getPublishedContentSite through the client, as the renderer reads it: compressed on the wire, the same JSON', async () => {
+    const { site } = await newSite('Renderer read');
+    await api.orgs.publishSite(t.orgId, site.id);
+    const read = await api.orgs.getPublishedContentSite(t.orgId, site.id);
+    assert.equal(read.status, 200);
+    // Node's fetch asks for gzip (and br from Node 22): the view is kept compressed, the client
+    // decodes it.
+    const coding = String(read.headers.get('content-encoding'));
+    assert.match(coding, /^(gzip|br)$/);
+    assert.match(String(read.headers.get('etag')), new RegExp(`^"[\\w-]{22}-${coding}"$`));
+    assert.equal(read.data.object, 'published-content-site');
+    assert.equal(read.data.site.id, site.id);
+    const again = await api.orgs.getPublishedContentSite(t.orgId, site.id);
+    assert.deepEqual(again.data, read.data);
+  });
+
   test('every in-scope site operation went through the 0.202 client', () => {
     const missing = CLIENT_ROUND_TRIPS.sites.filter((id) => !called.has(id));
     assert.deepEqual(missing, []);
