@@ -51,6 +51,9 @@ function assertLinear<T>(start: number, prepare: (n: number) => T, work: (input:
   // case starts at a size past that (as hostile pages are), and grows on a faster machine.
   let n = start;
   let small = prepare(n);
+  // Warm first: a cold run (compiling) can pass 30 ms where the warm one takes 6 ms, and the
+  // size would then stay too small to measure (a 10× ratio at 6 → 66 ms, on a busy machine).
+  work(small);
   for (let grown = 0; grown < 3 && cpuMs(() => work(small)) < 30; grown++) {
     n *= 2;
     small = prepare(n);
