@@ -291,14 +291,14 @@ export async function seed(base: string, spread: number) {
   };
 }
 
+/** What GitBook's renderer's fetch sends besides its token (Node's fetch: undici's default). */
+export const RENDERER_HEADERS = { 'accept-encoding': 'gzip, deflate' } as const;
+
 /**
  * What GitBook's renderer reads of the seeded site (`getUrl`'s variant): the site is given the
  * basename `bench` and published; answers the URL lookup's request body, the published view's
  * URL and a function that looks the URL up for a fresh site token.
  */
-/** What GitBook's renderer's fetch sends besides its token (Node's fetch: undici's default). */
-export const RENDERER_HEADERS = { 'accept-encoding': 'gzip, deflate' } as const;
-
 export async function rendererReads(base: string, getUrl: string) {
   const variant = new URL(getUrl).pathname.replace(/\/customization$/, '');
   const siteBase = variant.replace(/\/site-spaces\/[^/]+$/, '');

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { buildSync, transformSync } from 'esbuild';
 
 /**
- * Builds the published site's own script and stylesheet (src/modules/published/assets/browser/: real
- * files, linted by Biome, the script type-checked by its tsconfig.json) into dist/published/,
+ * Builds the published site's own script and stylesheet (src/modules/published/assets/browser/:
+ * real files, linted by Biome, the script type-checked by its tsconfig.json) into dist/published/,
  * which the server serves at `/s/@livery/site.js` and `site.css` (published/assets/assets.ts).
  * scripts/build-studio.ts runs it, so `npm start`, `npm test` and `npm run build:studio` build
  * them; the test helpers that build an app or start a server call `ensureSiteAssets` first.

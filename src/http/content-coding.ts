@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ifNoneMatchHits } from './conditional.js';
 
 /**
  * Compression of answers that are sent many times (the published site's pages): each body is
@@ -136,4 +138,25 @@ function parsePreference(header: string): Coding {
     }
   }
   return best;
+}
+
+/**
+ * The headers of `encoded`, one form of `body`, on `reply`: `Vary` when the body has compressed
+ * forms, its `Content-Encoding`, and, with `etag`, its strong ETag. True when the request's
+ * `If-None-Match` already holds that ETag: the answer is then a 304 without a body.
+ */
+export function setEncodingHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: CompressibleBody,
+  encoded: Encoded,
+  { etag }: { etag: boolean },
+): boolean {
+  if (body.compressible) reply.header('vary', 'accept-encoding');
+  if (etag) {
+    reply.header('etag', encoded.etag);
+    if (ifNoneMatchHits(request.headers['if-none-match'], encoded.etag)) return true;
+  }
+  if (encoded.coding !== 'identity') reply.header('content-encoding', encoded.coding);
+  return false;
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BoundedCache } from '../bounded-cache.js';
-import { ifNoneMatchHits } from './conditional.js';
-import { CompressibleBody } from './content-coding.js';
+import { CompressibleBody, setEncodingHeaders } from './content-coding.js';
 import { asArray } from './route-hooks.js';
 
 declare module 'fastify' {
@@ -48,13 +47,10 @@ export function installKeptAnswers(
     const body = bodyOf(`${readerOf(request)} ${path}`, payload);
     const chosen = body.encodedFor(request.headers['accept-encoding']);
     const encoded = chosen instanceof Promise ? await chosen : chosen;
-    if (body.compressible) reply.header('vary', 'accept-encoding');
-    reply.header('etag', encoded.etag);
-    if (ifNoneMatchHits(request.headers['if-none-match'], encoded.etag)) {
+    if (setEncodingHeaders(request, reply, body, encoded, { etag: true })) {
       reply.code(304);
       return null;
     }
-    if (encoded.coding !== 'identity') reply.header('content-encoding', encoded.coding);
     return encoded.body;
   };
 

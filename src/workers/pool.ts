@@ -133,7 +133,7 @@ export class TaskPool<Tasks extends TaskModule> {
         workerData: { tasks },
         // One thread stays once the pool has started. With none, Piscina 5.3 strands the queue
         // when it stops the last running thread at a time limit: the tasks waiting are never
-        // given a new thread (test/http/workers.test.ts, "a full queue"). The pool itself
+        // given a new thread (test/http/workers.test.ts, "… while another waits"). The pool itself
         // still starts on the first task.
         minThreads: 1,
         maxThreads: this.options.threads,

@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * Livery's own files of every published site, served under `/s/@livery/` (no CDN: a site works
- * offline): the site stylesheet and script, whose sources are browser/site.css and browser/site.js beside this
- * file, built into dist/published/ by scripts/build-site-assets.ts (`npm start` and
- * `npm test` build them). The look comes from the theme CSS (theme/css.ts) through custom
- * properties.
+ * offline): the site stylesheet and script, whose sources are browser/site.css and
+ * browser/site.js beside this file, built into dist/published/ by scripts/build-site-assets.ts
+ * (`npm start` and `npm test` build them). The look comes from the theme CSS (theme/css.ts)
+ * through custom properties.
  */
 
 /** A strong ETag of a text. */

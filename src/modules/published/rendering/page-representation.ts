@@ -1,7 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BoundedCache } from '../../../bounded-cache.js';
-import { ifNoneMatchHits } from '../../../http/conditional.js';
-import { CompressibleBody, type Encoded } from '../../../http/content-coding.js';
+import {
+  CompressibleBody,
+  type Encoded,
+  setEncodingHeaders,
+} from '../../../http/content-coding.js';
 import { pageCsp } from './csp.js';
 import { derivedBy } from './derived.js';
 import type { PageAnswer } from './page-answer.js';
@@ -98,14 +101,9 @@ export function sendPage(
   // Only a public site's pages (the one case served without noindex) may sit in shared caches.
   reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
   if (noindex) reply.header('x-robots-tag', 'noindex');
-  if (page.body.compressible) reply.header('vary', 'accept-encoding');
-  if (page.status === 200) {
-    reply.header('etag', encoded.etag);
-    if (ifNoneMatchHits(request.headers['if-none-match'], encoded.etag)) {
-      return reply.code(304).send();
-    }
+  if (setEncodingHeaders(request, reply, page.body, encoded, { etag: page.status === 200 })) {
+    return reply.code(304).send();
   }
-  if (encoded.coding !== 'identity') reply.header('content-encoding', encoded.coding);
   return reply
     .code(page.status)
     .header('content-security-policy', page.csp)
