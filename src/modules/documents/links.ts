@@ -14,12 +14,62 @@ export interface PageLinks {
   ids?: ReadonlyMap<string, string>;
   /** Paths by page id: the inverse of `ids`. */
   paths?: ReadonlyMap<string, string>;
+  /**
+   * Pages imported from Git (docs/git-sync.md): the page's file, relative to the space's root in
+   * the repository (`guide/install.md`). Relative targets are then read from that file's folder
+   * against the maps below, as GitBook reads them, whatever the page's place in the tree.
+   */
+  file?: string;
+  /** Page ids by their file's path (`guide/README.md`, `guide/install.md`). */
+  pageFiles?: ReadonlyMap<string, string>;
+  /** Revision file ids by path (`.gitbook/assets/a b.png`). */
+  files?: ReadonlyMap<string, string>;
+  /** Reusable content ids by path (`.gitbook/includes/setup.md`). */
+  includes?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A path written in the file `from` (relative to its folder, or to the root when it starts with
+ * `/`), resolved to a path from the root: `../a/./b.md` → `a/b.md`; undefined when it climbs above
+ * the root. Percent-escapes are decoded.
+ */
+export function resolveRepoPath(from: string, target: string): string | undefined {
+  const decoded = decode(target);
+  const parts = decoded.startsWith('/') ? [] : from.split('/').slice(0, -1);
+  for (const part of decoded.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/').normalize('NFC');
+}
+
+/** An image's or file's source as a reference: the revision's file when it has one, else the URL. */
+export function fileRefOf(src: string, links: PageLinks = {}): Ref {
+  if (links.file !== undefined && links.files !== undefined && !SCHEME.test(src)) {
+    const path = resolveRepoPath(links.file, src.split(/[?#]/)[0] ?? '');
+    const file = path === undefined ? undefined : links.files.get(path);
+    if (file !== undefined) return { kind: 'file', file };
+  }
+  return { kind: 'url', url: src };
+}
+
+/** An include's target (`../.gitbook/includes/x.md`) as the reusable content's id, if known. */
+export function reusableContentOf(src: string, links: PageLinks = {}): string | undefined {
+  if (links.file === undefined || links.includes === undefined) return undefined;
+  const path = resolveRepoPath(links.file, src);
+  return path === undefined ? undefined : links.includes.get(path);
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Page paths and ids of a revision, from `[path, id]` pairs. */
-export function pageLinks(pages: Iterable<[string, string]>, path = ''): Required<PageLinks> {
+export function pageLinks(
+  pages: Iterable<[string, string]>,
+  path = '',
+): Required<Pick<PageLinks, 'path' | 'ids' | 'paths'>> {
   const ids = new Map<string, string>();
   const paths = new Map<string, string>();
   for (const [pagePath, id] of pages) {
@@ -43,6 +93,17 @@ export function refOf(href: string, links: PageLinks = {}): Ref {
 }
 
 function pageIdAt(target: string, links: PageLinks): string | undefined {
+  if (links.file !== undefined && links.pageFiles !== undefined) {
+    const path = resolveRepoPath(links.file, target === '' ? '' : target);
+    if (path !== undefined && target !== '') {
+      const found =
+        links.pageFiles.get(path) ??
+        links.pageFiles.get(
+          path.endsWith('/') || path === '' ? `${path}README.md` : `${path}/README.md`,
+        );
+      if (found !== undefined) return found;
+    }
+  }
   if (links.ids === undefined || target === '' || target.includes('?')) return undefined;
   const folder = (links.path ?? '').split('/').slice(0, -1);
   const parts = decode(target).startsWith('/') ? [] : folder;
@@ -71,6 +132,7 @@ function decode(value: string): string {
  */
 export function hrefOf(ref: Ref, links: PageLinks = {}): string {
   if (ref.kind === 'url') return ref.url;
+  if (ref.kind === 'file' || ref.kind === 'reusable-content') return '';
   const anchor = ref.kind === 'anchor' ? `#${encodeText(ref.anchor)}` : '';
   if (ref.page === undefined) return anchor;
   const target = links.paths?.get(ref.page);

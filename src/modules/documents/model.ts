@@ -26,7 +26,11 @@ export interface TextNode {
 export type Ref =
   | { kind: 'url'; url: string }
   | { kind: 'page'; page: string }
-  | { kind: 'anchor'; anchor: string; page?: string };
+  | { kind: 'anchor'; anchor: string; page?: string }
+  /** A file of the revision (GitBook's `ContentRefFile`): imported images, downloads. */
+  | { kind: 'file'; file: string }
+  /** A reusable content of the space (`ContentRefReusableContent`): an include. */
+  | { kind: 'reusable-content'; reusableContent: string };
 
 export interface InlineImage {
   object: 'inline';

@@ -35,6 +35,12 @@ export interface HtmlOptions {
   pageHref?: (pageId: string) => string | undefined;
   /** A page's title, for content-reference cards. */
   pageTitle?: (pageId: string) => string | undefined;
+  /** A revision file's address and facts (images, downloads), for `{kind: 'file'}` references. */
+  file?: (
+    fileId: string,
+  ) => { url: string; name: string; contentType: string; size: number } | undefined;
+  /** A reusable content's document, rendered in place of an include. */
+  reusableContent?: (id: string) => JsonDocument | undefined;
 }
 
 interface State extends HtmlOptions {
@@ -194,10 +200,11 @@ function tabsHtml(node: Block, s: State): SafeHtml {
 
 function contentRefHtml(ref: Ref, s: State): SafeHtml {
   const href = refHref(ref, s);
+  const page = ref.kind === 'page' || ref.kind === 'anchor' ? ref.page : undefined;
   const title =
     ref.kind === 'url'
       ? ref.url
-      : ((ref.page === undefined ? undefined : s.pageTitle?.(ref.page)) ?? href?.url ?? '');
+      : ((page === undefined ? undefined : s.pageTitle?.(page)) ?? href?.url ?? '');
   if (href === undefined) return html`<p class="content-ref">${title}</p>\n`;
   return html`<p><a class="content-ref" href="${href}"${external(href, s)}>${title}</a></p>\n`;
 }
@@ -205,6 +212,11 @@ function contentRefHtml(ref: Ref, s: State): SafeHtml {
 /** Where a reference leads on the site, or undefined (a page it does not have, a refused URL). */
 function refHref(ref: Ref, s: State): SafeUrl | undefined {
   if (ref.kind === 'url') return attrUrl(ref.url);
+  if (ref.kind === 'file') {
+    const file = s.file?.(ref.file);
+    return file === undefined ? undefined : attrUrl(file.url);
+  }
+  if (ref.kind === 'reusable-content') return undefined;
   const anchor = ref.kind === 'anchor' ? `#${encodeSegment(ref.anchor)}` : '';
   if (ref.page === undefined) return attrUrl(anchor);
   const page = s.pageHref?.(ref.page);
