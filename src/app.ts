@@ -34,6 +34,12 @@ import { CustomizationHistoryService } from './modules/customization/history-ser
 import { CustomizationRepository } from './modules/customization/repository.js';
 import { customizationRoutes } from './modules/customization/routes.js';
 import { CustomizationService } from './modules/customization/service.js';
+import { FilesRepository } from './modules/files/repository.js';
+import { fileRoutes } from './modules/files/routes.js';
+import { FilesService } from './modules/files/service.js';
+import { gitSyncRoutes } from './modules/git-sync/routes.js';
+import { GitSyncService } from './modules/git-sync/service.js';
+import { gitSource } from './modules/git-sync/import/fetch.js';
 import { IdentityRepository } from './modules/identity/repository.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
@@ -124,7 +130,9 @@ export function buildServices(
   );
   const spaceKeyed = new SpaceKeyedScope(spaces, sites, urls);
   const contentRepository = new ContentRepository(db);
-  const content = new ContentService(contentRepository, spaces, urls, workers);
+  const filesRepository = new FilesRepository(db);
+  const files = new FilesService(filesRepository, config.publicUrl);
+  const content = new ContentService(contentRepository, spaces, urls, workers, files);
   const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls, {
     workers,
     limits: config.contentLimits,
@@ -155,6 +163,7 @@ export function buildServices(
   });
   const published = new PublishedSiteService(publishedRepository, {
     content,
+    files,
     customization,
     identity,
     shareLinks,
@@ -172,8 +181,20 @@ export function buildServices(
     workers,
   });
   const studioSessions = new StudioSessions(db, identity, config.studioSessionHours);
+  const gitSync = GitSyncService.create(db, {
+    spaces,
+    content: contentRepository,
+    files: filesRepository,
+    source: gitSource(config.gitSync),
+    config: config.gitSync,
+    limits: config.contentLimits,
+  });
   return {
+    gitSync,
     workers,
+    files,
+    filesRepository,
+    contentRepository,
     audit,
     studioSessions,
     siteTokenKeys,
@@ -267,6 +288,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await installOperations(app, deps, workers);
   registerWorkerMetrics(app.metricsRegistry, workers);
   const services = buildServices(deps, workers);
+  services.gitSync.useLog(app.log);
   installRevalidation(app, config, deps.db);
   // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).
   app.addHook('onReady', (done) => {
@@ -275,6 +297,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.addHook('onClose', async () => {
     services.audit.stop();
+    await services.gitSync.close();
     await workers.close();
   });
 
@@ -379,6 +402,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(urlRoutes, { lookup: services.urlLookup });
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });
+      await v1.register(fileRoutes, { files: services.files, content: services.content });
+      await v1.register(gitSyncRoutes, { gitSync: services.gitSync });
     },
     { prefix: '/v1' },
   );

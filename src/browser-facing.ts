@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDependencies, buildServices } from './app.js';
 import { freshnessFenceOf } from './db/database.js';
 import { installTextGuard } from './http/text-guard.js';
+import { fileDownloadRoutes } from './modules/files/routes.js';
 import { publishedRoutes } from './modules/published/routes.js';
 import { studioAssetRoutes } from './modules/studio/asset-routes.js';
 import { csrfKeyOf, installCsrf } from './modules/studio/csrf.js';
@@ -32,6 +33,7 @@ export async function registerBrowserFacing(
     await browsers.register(async (sites) => {
       const fence = freshnessFenceOf(deps.db);
       if (fence !== undefined) sites.addHook('onRequest', () => fence());
+      await sites.register(fileDownloadRoutes, { files: services.files });
       await sites.register(publishedRoutes, {
         published: services.published,
         insights: services.insights,

@@ -1,5 +1,5 @@
-import { availableParallelism } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /** Every setting Livery reads, resolved once from the environment and then frozen. */
 export interface Config {
@@ -38,6 +38,19 @@ export interface Config {
   readonly workers: WorkersConfig;
   /** What one page and one space may hold, enforced when content is written (docs/content.md). */
   readonly contentLimits: ContentLimits;
+  /** Importing content from Git repositories (docs/git-sync.md). */
+  readonly gitSync: GitSyncConfig;
+}
+
+export interface GitSyncConfig {
+  /** GIT_LOCAL_DIRS: directories whose repositories may be imported by path or `file://`. */
+  readonly localDirs: readonly string[];
+  /** GIT_ALLOW_PRIVATE_HOSTS=1: repositories on loopback or private addresses may be fetched. */
+  readonly allowPrivateHosts: boolean;
+  /** GIT_OPERATION_TIMEOUT_MS: an import still running after this long ends as `timeout`. */
+  readonly operationTimeoutMs: number;
+  /** GIT_CACHE_DIR: where fetched repositories are kept between imports (this process's own). */
+  readonly cacheDir: string;
 }
 
 export interface WorkersConfig {
@@ -244,6 +257,27 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       problems.push(`${LIMIT_NAMES[key as keyof ContentLimits]} must be at least 1 (got 0)`);
   }
 
+  const gitSync: GitSyncConfig = Object.freeze({
+    localDirs: Object.freeze(
+      (env.GIT_LOCAL_DIRS ?? '')
+        .split(':')
+        .map((dir) => dir.trim())
+        .filter((dir) => dir !== ''),
+    ),
+    allowPrivateHosts:
+      env.GIT_ALLOW_PRIVATE_HOSTS === '1' || env.GIT_ALLOW_PRIVATE_HOSTS === 'true',
+    operationTimeoutMs: upTo('GIT_OPERATION_TIMEOUT_MS', '600000', 86_400_000),
+    cacheDir: str('GIT_CACHE_DIR', join(tmpdir(), 'livery-git')),
+  });
+  if (gitSync.operationTimeoutMs === 0) {
+    problems.push('GIT_OPERATION_TIMEOUT_MS must be at least 1 (got 0)');
+  }
+  for (const dir of gitSync.localDirs) {
+    if (!isAbsolute(dir)) {
+      problems.push(`GIT_LOCAL_DIRS must list absolute directories (got ${JSON.stringify(dir)})`);
+    }
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     host,
@@ -275,6 +309,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rendererRevalidation,
     workers,
     contentLimits,
+    gitSync,
   });
 }
 

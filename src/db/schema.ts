@@ -29,6 +29,9 @@ export interface DatabaseSchema {
   audit_log: AuditLogRow;
   studio_sessions: StudioSessionRow;
   server_secrets: ServerSecretRow;
+  file_blobs: FileBlobRow;
+  content_sets: ContentSetRow;
+  git_sync: GitSyncRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -103,6 +106,46 @@ export interface RevisionRow {
   touched: string;
   created_by: string | null;
   created_at: string;
+  /** The commit it was imported from (JSON GitSyncCommit), or null (docs/git-sync.md). */
+  git: string | null;
+  /** Its files and reusable contents: content_sets hashes, or null for none. */
+  files: string | null;
+  reusable_contents: string | null;
+}
+
+/** The bytes of a revision file, keyed by their SHA-256 (docs/git-sync.md). */
+export interface FileBlobRow {
+  hash: string;
+  size: number;
+  data: Buffer;
+}
+
+/** A revision's list of files or reusable contents (canonical JSON), keyed by its hash. */
+export interface ContentSetRow {
+  space_id: string;
+  hash: string;
+  json: string;
+}
+
+/** A space's repository and its latest Git Sync operation (docs/git-sync.md). */
+export interface GitSyncRow {
+  space_id: string;
+  url: string;
+  ref: string;
+  project_directory: string | null;
+  tree_url: string | null;
+  commit_url: string | null;
+  state: 'running' | 'success' | 'failure' | 'timeout';
+  direction: 'import' | 'export';
+  started_at: string;
+  ended_at: string | null;
+  error: string | null;
+  warnings: string;
+  commit_oid: string | null;
+  timestamp: string | null;
+  owner: string | null;
+  lease_until: string | null;
+  updated_at: string;
 }
 
 /**

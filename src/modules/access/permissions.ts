@@ -189,6 +189,26 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getPageInRevisionByPath: renderer(p('read', 'space:read')),
   listRevisionPageMetaLinks: renderer(p('read', 'space:read')),
 
+  // Files and reusable contents (docs/git-sync.md).
+  listFiles: p('read', 'space:read'),
+  getFileById: p('read', 'space:read'),
+  getReusableContentById: p('read', 'space:read'),
+  listFilesInRevisionById: renderer(p('read', 'space:read')),
+  getFileInRevisionById: renderer(p('read', 'space:read')),
+  getReusableContentInRevisionById: renderer(p('read', 'space:read')),
+  getReusableContentDocumentInRevisionById: renderer(p('read', 'space:read')),
+  listFilesInChangeRequestById: p('read', 'space:read'),
+  getFileInChangeRequestById: p('read', 'space:read'),
+  getReusableContentInChangeRequestById: p('read', 'space:read'),
+
+  // Git Sync (docs/git-sync.md).
+  importGitRepository: p(
+    'edit',
+    'space:write',
+    'it replaces the space\'s content, as a merged change request would: edit and above',
+  ),
+  getSpaceGitInfo: p('read', 'space:read'),
+
   // Change requests.
   createChangeRequest: p('edit', 'space:write'),
   listChangeRequestsForSpace: p('read', 'space:read'),

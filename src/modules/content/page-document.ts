@@ -1,5 +1,5 @@
-import { blockCount, markdownToDocument, pageLinks, withKeys } from '../documents/index.js';
-import { type PageTable, readPageTable } from './page-table.js';
+import { blockCount, markdownToDocument, withKeys } from '../documents/index.js';
+import { type PageTable, pageLinksOf, readPageTable } from './page-table.js';
 
 /**
  * A document page's body as GitBook's document, as JSON in UTF-8 bytes, on a worker thread
@@ -12,11 +12,13 @@ export interface PageDocumentInput {
   markdown: string;
   title: string;
   path: string;
+  /** An imported page's file in the repository: its links are read from there. */
+  file?: string;
   pages: PageTable;
 }
 
 export function pageDocumentJson(input: PageDocumentInput): Uint8Array {
-  const links = pageLinks(readPageTable(input.pages).paths, input.path);
+  const links = pageLinksOf(readPageTable(input.pages), input.path, input.file);
   const doc = withKeys(markdownToDocument(input.markdown, { title: input.title, ...links }));
   return new TextEncoder().encode(JSON.stringify(doc));
 }

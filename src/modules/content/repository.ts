@@ -135,6 +135,35 @@ export class ContentRepository {
     return done;
   }
 
+  /**
+   * Writes an imported revision (docs/git-sync.md, "Semantics"): with `also` (its file sets and
+   * the end of the operation) in one transaction, and, unless `spaceRevision` is undefined (a
+   * standalone import), as the space's current revision if that is still `spaceRevision`. False
+   * when the space moved on meanwhile or `also` says no: nothing is written.
+   */
+  async commitImport(
+    revision: NewRevision,
+    spaceRevision: string | undefined,
+    also: (trx: Db) => Promise<boolean>,
+  ): Promise<boolean> {
+    const prepared = await this.revisions.prepare(revision);
+    const done = await this.swap(async (trx) => {
+      await this.revisions.insert(trx, prepared);
+      if (spaceRevision !== undefined) {
+        const space = await trx
+          .updateTable('spaces')
+          .set({ revision_id: revision.id, updated_at: revision.createdAt })
+          .where('id', '=', revision.spaceId)
+          .where('revision_id', '=', spaceRevision)
+          .executeTakeFirst();
+        if (space.numUpdatedRows !== 1n) return false;
+      }
+      return also(trx);
+    });
+    if (done) this.revisions.committed(prepared);
+    return done;
+  }
+
   /** Runs `write` in a transaction, rolled back when it answers false. */
   private async swap(write: (trx: Db) => Promise<boolean>): Promise<boolean> {
     try {

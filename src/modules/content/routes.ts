@@ -137,7 +137,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{
           revision.mergedFrom === null
             ? undefined
             : await changeRequests.get(spaceId, revision.mergedFrom);
-        return sendJsonText(reply, content.revisionJson(spaceId, revision, mergedFrom));
+        return sendJsonText(reply, await content.revisionJson(spaceId, revision, mergedFrom));
       },
     );
 

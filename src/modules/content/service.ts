@@ -2,6 +2,7 @@ import { BoundedCache } from '../../bounded-cache.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Urls } from '../../urls.js';
 import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
+import type { FilesService } from '../files/service.js';
 import type { SpacesService } from '../spaces/service.js';
 import { noticeDocumentJson } from './document-notice.js';
 import { pageTableOf } from './page-table.js';
@@ -62,6 +63,7 @@ export class ContentService {
     private readonly spaces: SpacesService,
     private readonly urls: Urls,
     private readonly workers: Workers,
+    private readonly files: FilesService,
   ) {}
 
   /** The revision a read names, checked to belong to the space (else 404). */
@@ -144,11 +146,18 @@ export class ContentService {
       return kept.json;
     }
     const markdown = page.markdown ?? '';
+    const assets = await this.files.assetsOf(revision);
     let bytes: Uint8Array;
     try {
       bytes = await this.workers.render.run(
         'pageDocument',
-        { markdown, title: page.title, path, pages: pageTableOf(revision.id, revision.pages) },
+        {
+          markdown,
+          title: page.title,
+          path,
+          ...(page.git === undefined ? {} : { file: page.git.path }),
+          pages: pageTableOf(revision.id, revision.pages, assets),
+        },
         this.workers.config.renderBudgetMs,
       );
     } catch (error) {
@@ -164,14 +173,48 @@ export class ContentService {
     return json;
   }
 
+  /** A reusable content's body as GitBook's document (JSON bytes), read from its own file. */
+  async reusableDocumentJson(
+    revision: Revision,
+    item: { id: string; title: string; markdown: string; gitPath?: string },
+  ): Promise<Buffer> {
+    const key = `${revision.id}\u0000reusable\u0000${item.id}`;
+    const kept = this.documents.get(key);
+    if (kept !== undefined) return kept.json;
+    const assets = await this.files.assetsOf(revision);
+    const bytes = await this.workers.render.run(
+      'pageDocument',
+      {
+        markdown: item.markdown,
+        title: '',
+        path: '',
+        ...(item.gitPath === undefined ? {} : { file: item.gitPath }),
+        pages: pageTableOf(revision.id, revision.pages, assets),
+      },
+      this.workers.config.renderBudgetMs,
+    );
+    const json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.documents.set(key, { json }, json.length);
+    return json;
+  }
+
   /** GitBook's Revision as JSON text, its pages rendered once (see pagesJson). */
-  revisionJson(spaceId: string, revision: Revision, mergedFrom?: Record<string, unknown>): string {
+  async revisionJson(
+    spaceId: string,
+    revision: Revision,
+    mergedFrom?: Record<string, unknown>,
+  ): Promise<string> {
+    const files = (await this.files.files(revision)).map((f) => this.files.present(f));
+    const reusable = (await this.files.reusableContents(revision)).map((r) =>
+      this.files.presentReusable(r),
+    );
     const rest = JSON.stringify({
-      files: [],
-      reusableContents: [],
+      files,
+      reusableContents: reusable,
       variables: {},
       tags: NO_TAGS,
       createdAt: revision.createdAt,
+      ...(revision.git === undefined ? {} : { git: revision.git }),
       urls: { app: `${this.urls.space(spaceId)}/revisions/${revision.id}` },
       ...(mergedFrom === undefined ? {} : { mergedFrom }),
     });
@@ -228,6 +271,8 @@ export class ContentService {
       presented.layout = LAYOUT;
       presented.tags = NO_TAGS;
       presented.documentId = page.id;
+      if (page.git !== undefined) presented.git = page.git;
+      if (page.linkTitle !== undefined) presented.linkTitle = page.linkTitle;
       if (format === 'markdown') presented.markdown = page.markdown ?? '';
     }
     presented.pages = withChildren ? this.presentTree(spaceId, page.pages, path) : [];

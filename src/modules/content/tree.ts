@@ -27,6 +27,12 @@ export interface StoredPage {
   target?: LinkTarget;
   createdAt: string;
   updatedAt: string;
+  /** Pages imported from Git (docs/git-sync.md): the blob the page came from. */
+  git?: { oid: string; path: string };
+  /** Imported pages: the file's front matter as written (YAML), kept for export. */
+  frontMatter?: string;
+  /** The SUMMARY entry's link title (`[T](p.md "Link title")`), GitBook's `linkTitle`. */
+  linkTitle?: string;
   pages: StoredPage[];
 }
 

@@ -10,6 +10,7 @@ import { encodeSegment } from '../../well-formed-text.js';
 import type { Workers } from '../../workers/index.js';
 import type { ContentService } from '../content/service.js';
 import type { CustomizationService } from '../customization/service.js';
+import type { FilesService } from '../files/service.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ShareLinksService } from '../share-links/service.js';
 import { themeCss } from '../theme/css.js';
@@ -62,6 +63,7 @@ export class PublishedSiteService {
     private readonly repo: PublishedRepository,
     private readonly deps: {
       content: ContentService;
+      files: FilesService;
       customization: CustomizationService;
       identity: IdentityService;
       shareLinks: ShareLinksService;
@@ -224,8 +226,10 @@ export class PublishedSiteService {
       this.deps.content.revisionFor(variant.spaceId, { kind: 'space' }),
     ]);
     const publicRoot = publicRootOf(open.site, open.root, this.deps);
+    const revisionAssets = await this.deps.files.assetsOf(revision);
     return {
       ...(publicRoot === undefined ? {} : { publicRoot }),
+      ...(revisionAssets === undefined ? {} : { revisionAssets }),
       revisionId: revision.id,
       root: open.root,
       assets: `${this.deps.mount}@livery/`,

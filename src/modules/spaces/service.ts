@@ -48,6 +48,9 @@ export function initialRevisionRow(space: SpaceRow): RevisionRow {
     page_nodes: '[]',
     touched: '[]',
     created_by: null,
+    git: null,
+    files: null,
+    reusable_contents: null,
     created_at: space.created_at,
   };
 }

@@ -15,6 +15,20 @@ export interface Revision {
   pages: Tree;
   touched: ReadonlySet<string>;
   createdAt: string;
+  /** The commit it was imported from (docs/git-sync.md). */
+  git?: GitCommit;
+  /** Its files and reusable contents (content_sets hashes), when it has any. */
+  files?: string;
+  reusableContents?: string;
+}
+
+/** GitBook's GitSyncCommit. */
+export interface GitCommit {
+  oid: string;
+  message: string;
+  createdByGitBook: boolean;
+  url?: string;
+  ref?: string;
 }
 
 export interface NewRevision {
@@ -27,6 +41,13 @@ export interface NewRevision {
   touched: Iterable<string>;
   createdBy: string | null;
   createdAt: string;
+  git?: GitCommit;
+  /**
+   * Its files and reusable contents; absent: those of its first parent (an edit keeps the files
+   * its revision had), null: none.
+   */
+  files?: string | null;
+  reusableContents?: string | null;
 }
 
 /** A new revision ready to be inserted: its row, and its pages as nodes and bodies. */
@@ -74,8 +95,10 @@ export class RevisionStore {
    */
   async prepare(revision: NewRevision): Promise<PreparedRevision> {
     const priors: TreeIndex[] = [];
+    let first: Revision | undefined;
     for (const parent of revision.parents) {
       const stored = await this.read(parent);
+      first ??= stored;
       const index = stored === undefined ? undefined : indexOf(stored.pages);
       if (index !== undefined) priors.push(index);
     }
@@ -90,6 +113,12 @@ export class RevisionStore {
       touched: JSON.stringify([...revision.touched]),
       created_by: revision.createdBy,
       created_at: revision.createdAt,
+      git: revision.git === undefined ? null : JSON.stringify(revision.git),
+      files: revision.files === undefined ? (first?.files ?? null) : revision.files,
+      reusable_contents:
+        revision.reusableContents === undefined
+          ? (first?.reusableContents ?? null)
+          : revision.reusableContents,
     };
     return { revision: parsed(row, revision.pages), row, encoded };
   }
@@ -121,5 +150,8 @@ function parsed(row: RevisionRow, pages: Tree): Revision {
     pages,
     touched: new Set(JSON.parse(row.touched) as string[]),
     createdAt: row.created_at,
+    ...(row.git === null ? {} : { git: JSON.parse(row.git) as GitCommit }),
+    ...(row.files === null ? {} : { files: row.files }),
+    ...(row.reusable_contents === null ? {} : { reusableContents: row.reusable_contents }),
   };
 }

@@ -1,10 +1,10 @@
 import { html } from '../../../html/safe-html.js';
-import { type PageTable, readPageTable } from '../../content/page-table.js';
+import { type PageTable, pageLinksOf, readPageTable } from '../../content/page-table.js';
 import {
   codeBlocksOf,
   documentToHtml,
+  type JsonDocument,
   markdownToDocument,
-  pageLinks,
 } from '../../documents/index.js';
 import { type CodeThemes, pageHighlighter } from '../highlighting/code-highlight.js';
 import { pageHref } from './navigation.js';
@@ -20,6 +20,8 @@ export interface PageBodyInput {
   title: string;
   /** The page's path in the revision: relative links are read from its folder. */
   path: string;
+  /** An imported page's file in the repository: its links are read from there. */
+  file?: string;
   pages: PageTable;
   /** The variant's address on the site (`/s/acme/de/`): pages' addresses are below it. */
   base: string;
@@ -33,8 +35,9 @@ export interface PageBodyInput {
 /** The body as HTML in UTF-8 bytes: they are moved to the request thread, not copied (task.ts). */
 export async function renderPageBody(input: PageBodyInput): Promise<Uint8Array> {
   const table = readPageTable(input.pages);
-  const links = pageLinks(table.paths, input.path);
+  const links = pageLinksOf(table, input.path, input.file);
   const doc = markdownToDocument(input.markdown, { title: input.title, ...links });
+  const includes = new Map<string, JsonDocument>();
   const highlight = await pageHighlighter(
     codeBlocksOf(doc),
     input.themes,
@@ -49,6 +52,21 @@ export async function renderPageBody(input: PageBodyInput): Promise<Uint8Array> 
       return row === undefined || row[3] === 'link' ? undefined : pageHref(input.base, row[1]);
     },
     pageTitle: (id) => table.byId.get(id)?.[2],
+    file: (id) => table.fileById.get(id),
+    // An include's document, read from its own file (its links are relative to it).
+    reusableContent: (id) => {
+      const include = table.includeById.get(id);
+      if (include === undefined) return undefined;
+      let included = includes.get(id);
+      if (included === undefined) {
+        included = markdownToDocument(
+          include.markdown,
+          pageLinksOf(table, input.path, include.gitPath),
+        );
+        includes.set(id, included);
+      }
+      return included;
+    },
   });
   return new TextEncoder().encode(html);
 }

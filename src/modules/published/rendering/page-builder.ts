@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '../../../html/safe-html.js';
 import { ownUrl } from '../../../html/safe-url.js';
 import type { Settings } from '../../../settings/settings-schema.js';
 import { encodeSegment } from '../../../well-formed-text.js';
+import type { RevisionAssets } from '../../content/page-table.js';
 import { findById, type Located, type StoredPage, type Tree } from '../../content/tree.js';
 import type { PublishedVariant } from '../repository.js';
 import { localized } from './localized.js';
@@ -31,6 +32,8 @@ export interface SiteFrame {
   variant: PublishedVariant;
   settings: Settings;
   tree: Tree;
+  /** The revision's files and includes (imported content: docs/git-sync.md). */
+  revisionAssets?: RevisionAssets;
   noindex: boolean;
   /** A preview's theme, inline: no stylesheet address serves unsaved settings. */
   inlineThemeCss?: string;

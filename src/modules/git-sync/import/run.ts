@@ -1,0 +1,280 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ContentLimits } from '../../../config.js';
+import type { Db } from '../../../db/database.js';
+import { newId } from '../../../ids.js';
+import type { ContentRepository } from '../../content/repository.js';
+import type { FilesRepository, StoredReusableContent } from '../../files/repository.js';
+import { FilesRepository as Files } from '../../files/repository.js';
+import type { SpacesService } from '../../spaces/service.js';
+import { splitPage } from '../format/front-matter.js';
+import { GITBOOK_YAML, parseGitbookYaml, spaceRootOf } from '../format/gitbook-yaml.js';
+import { inferSummary } from '../format/infer-summary.js';
+import { titleOf } from '../format/markdown.js';
+import { isInside, join, relativeTo, resolveInside } from '../format/paths.js';
+import { parseSummary } from '../format/summary.js';
+import type { ImportRequest } from '../service.js';
+import { buildTree, type PageFile, type Warning } from './build-tree.js';
+import { type FileCandidate, importFiles, referencedPaths } from './files.js';
+import type { Snapshot, TreeEntry } from './snapshot.js';
+import type { GitSource } from './source.js';
+import { tocOf } from './toc.js';
+
+/** A failure the repository or the request explains: its message is the operation's `error`. */
+export class ImportFailed extends Error {
+  constructor(
+    message: string,
+    readonly warnings: Warning[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export type ImportOutcome =
+  | { kind: 'imported'; commit: string; revision: string; warnings: Warning[] }
+  | { kind: 'unchanged'; commit: string; warnings: Warning[] };
+
+const MODE_SYMLINK = '120000';
+const MODE_SUBMODULE = '160000';
+const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n/;
+/** Tries of the final write when the space moved on meanwhile (a merge, another import). */
+const WRITE_TRIES = 3;
+
+/**
+ * One import (docs/git-sync.md): the commit at the ref, read as GitBook reads it, becomes one new
+ * revision written in one transaction with the operation's end, so a failure anywhere changes
+ * nothing a reader sees. The repository's files are read from Git's object database only.
+ */
+export async function importCommit(input: {
+  spaceId: string;
+  fetchUrl: string;
+  request: ImportRequest;
+  projectDirectory: string;
+  actor: string | null;
+  lastCommit: string | null;
+  signal: AbortSignal;
+  spaces: SpacesService;
+  content: ContentRepository;
+  files: FilesRepository;
+  source: GitSource;
+  limits: ContentLimits;
+  log: FastifyBaseLogger;
+  end: (trx: Db, warnings: Warning[], commit: string) => Promise<boolean>;
+}): Promise<ImportOutcome> {
+  const snapshot = await input.source.snapshot(input.fetchUrl, input.request.ref, input.signal);
+  const warnings: Warning[] = [];
+  if (
+    snapshot.oid === input.lastCommit &&
+    input.request.force !== true &&
+    input.request.standalone !== true
+  ) {
+    return { kind: 'unchanged', commit: snapshot.oid, warnings };
+  }
+  const tree = new Map(snapshot.entries.map((entry) => [entry.path, entry]));
+  const text = async (path: string): Promise<string | undefined> => {
+    const entry = tree.get(path);
+    if (entry === undefined || entry.mode === MODE_SUBMODULE) return undefined;
+    const bytes = (await snapshot.read([entry.oid])).get(entry.oid);
+    return bytes?.toString('utf8');
+  };
+
+  const configPath = join(input.projectDirectory, GITBOOK_YAML);
+  const config = parseGitbookYaml(await text(configPath), configPath);
+  warnings.push(...config.warnings);
+  const root = spaceRootOf(input.projectDirectory, config);
+  // The space's files, by their path in the root; links, submodules and LFS pointers set aside.
+  const inRoot = new Map<string, TreeEntry>();
+  for (const entry of snapshot.entries) {
+    if (!isInside(entry.path, root) || entry.path === root) continue;
+    const path = relativeTo(entry.path, root);
+    if (entry.mode === MODE_SYMLINK) {
+      warnings.push({ file: entry.path, message: 'a symbolic link: not followed, not imported' });
+    } else if (entry.mode === MODE_SUBMODULE) {
+      warnings.push({ file: entry.path, message: 'a submodule: its content is not imported' });
+    } else inRoot.set(path, entry);
+  }
+  if (inRoot.size === 0) {
+    throw new ImportFailed(
+      root === ''
+        ? 'The repository has no files at this ref'
+        : `The directory "${root}" (the project directory and .gitbook.yaml's root) has no files at this ref`,
+      warnings,
+    );
+  }
+
+  const summaryPath = config.summary;
+  const summaryText = await text(join(root, summaryPath));
+  const names = new Set(inRoot.keys());
+  const summary =
+    summaryText === undefined
+      ? { entries: inferSummary(names, config.readme), warnings: [] }
+      : parseSummary(summaryText, {
+          file: summaryPath,
+          files: names,
+          warnAs: join(root, summaryPath),
+        });
+  warnings.push(...summary.warnings);
+  const toc = tocOf(summary.entries, config.readme, names, warnings, join(root, summaryPath));
+
+  // Every page file and include, read in one stream.
+  const includes = [...inRoot.keys()].filter((p) => /^\.gitbook\/includes\/[^/]+\.md$/i.test(p));
+  const wanted = [...new Set([...toc.files, ...includes])];
+  const blobs = await snapshot.read(wanted.flatMap((p) => inRoot.get(p)?.oid ?? []));
+  if (input.signal.aborted) throw input.signal.reason;
+  const pages = new Map<string, PageFile>();
+  const reusable: StoredReusableContent[] = [];
+  const current = await input.content.revision(await input.spaces.currentRevisionId(input.spaceId));
+  const priorReusable = new Map(
+    (await input.files.reusableContents(input.spaceId, current?.reusableContents)).map((r) => [
+      r.path,
+      r,
+    ]),
+  );
+  for (const path of wanted) {
+    const entry = inRoot.get(path);
+    const bytes = entry === undefined ? undefined : blobs.get(entry.oid);
+    if (entry === undefined || bytes === undefined) continue;
+    const repoPath = join(root, path);
+    const problem = textProblem(bytes);
+    if (problem !== undefined) {
+      warnings.push({ file: repoPath, message: `${problem}: the page is not imported` });
+      continue;
+    }
+    const split = splitPage(bytes.toString('utf8'), repoPath);
+    warnings.push(...split.warnings);
+    const fm = split.frontMatter;
+    if (includes.includes(path) && !toc.files.has(path)) {
+      const title =
+        typeof fm.extra.title === 'string'
+          ? fm.extra.title
+          : (path.split('/').at(-1)?.replace(/\.md$/i, '') ?? path);
+      reusable.push({
+        id: priorReusable.get(path)?.id ?? newId(),
+        title,
+        path,
+        oid: entry.oid,
+        gitPath: repoPath,
+        markdown: split.body,
+        ...(split.raw === undefined ? {} : { frontMatter: split.raw }),
+      });
+      continue;
+    }
+    const title = titleOf(split.body);
+    pages.set(path, {
+      oid: entry.oid,
+      repoPath,
+      markdown: split.body,
+      ...(split.raw === undefined ? {} : { frontMatter: split.raw }),
+      ...(title === undefined ? {} : { title }),
+      ...(fm.description === undefined ? {} : { description: fm.description }),
+      ...(fm.hidden === undefined ? {} : { hidden: fm.hidden }),
+      ...(fm.icon === undefined ? {} : { icon: fm.icon }),
+    });
+  }
+
+  const countPages = [...pages.keys()].length;
+  if (countPages > input.limits.spacePages) {
+    throw new ImportFailed(
+      `The repository has ${countPages} pages, over SPACE_MAX_PAGES (${input.limits.spacePages}); nothing was imported`,
+      warnings,
+    );
+  }
+
+  // Files: the assets folder, and whatever a page or include names.
+  const referenced = new Set<string>();
+  for (const [path, page] of pages) {
+    for (const p of referencedPaths(path, page.markdown, resolvePath)) referenced.add(p);
+  }
+  for (const item of reusable) {
+    for (const p of referencedPaths(item.path, item.markdown, resolvePath)) referenced.add(p);
+  }
+  const candidates: FileCandidate[] = [];
+  for (const [path, entry] of inRoot) {
+    if (/\.md$/i.test(path) && !path.startsWith('.gitbook/assets/')) continue;
+    if (path.startsWith('.gitbook/assets/') || referenced.has(path))
+      candidates.push({ path, entry });
+  }
+  const priorFiles = await input.files.files(input.spaceId, current?.files);
+  const files = await importFiles({
+    candidates,
+    previous: priorFiles,
+    maxBytes: input.limits.fileBytes,
+    maxFiles: input.limits.spaceFiles,
+    read: (oids) => snapshot.read(oids),
+    store: (hash, bytes) => input.files.putBlob(hash, bytes),
+    newId: () => newId(),
+    warnings,
+    repoPath: (path) => join(root, path),
+  });
+  if (input.signal.aborted) throw input.signal.reason;
+
+  const fileSet = files.length === 0 ? undefined : Files.setOf(files);
+  const reusableSet = reusable.length === 0 ? undefined : Files.setOf(reusable);
+  const git = {
+    oid: snapshot.oid,
+    message: snapshot.message,
+    createdByGitBook: /^GITBOOK-\d+:/.test(snapshot.message),
+    ref: input.request.ref,
+    ...(input.request.repoCommitURL === undefined
+      ? {}
+      : { url: `${input.request.repoCommitURL}${snapshot.oid}` }),
+  };
+  for (let attempt = 1; ; attempt++) {
+    const currentId = await input.spaces.currentRevisionId(input.spaceId);
+    const base = await input.content.revision(currentId);
+    const now = new Date().toISOString();
+    const built = buildTree({
+      entries: toc.entries,
+      files: pages,
+      summaryFile: join(root, summaryPath),
+      previous: base?.pages ?? [],
+      now,
+      newId: () => newId(),
+    });
+    const revisionId = newId();
+    const written = await input.content.commitImport(
+      {
+        id: revisionId,
+        spaceId: input.spaceId,
+        type: 'edits',
+        parents: [currentId],
+        pages: built.pages,
+        touched: [],
+        createdBy: input.actor,
+        createdAt: now,
+        git,
+        files: fileSet?.hash ?? null,
+        reusableContents: reusableSet?.hash ?? null,
+      },
+      input.request.standalone === true ? undefined : currentId,
+      async (trx) => {
+        if (fileSet !== undefined) await input.files.putSet(trx, input.spaceId, fileSet);
+        if (reusableSet !== undefined) await input.files.putSet(trx, input.spaceId, reusableSet);
+        return input.end(trx, [...warnings, ...built.warnings], snapshot.oid);
+      },
+    );
+    if (written) return { kind: 'imported', commit: snapshot.oid, revision: revisionId, warnings };
+    if (attempt >= WRITE_TRIES) {
+      throw new ImportFailed('The space kept changing during the import; run it again', warnings);
+    }
+  }
+}
+
+const resolvePath = (from: string, target: string) => {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {}
+  const folder = from.split('/').slice(0, -1).join('/');
+  return resolveInside(folder, decoded, '');
+};
+
+/** Why bytes are not a Markdown page: binary data, or a Git LFS pointer. */
+function textProblem(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, 8000).includes(0)) return 'binary data in a Markdown file';
+  if (LFS_POINTER.test(bytes.subarray(0, 200).toString('latin1'))) {
+    return 'a Git LFS pointer (Livery does not fetch LFS objects)';
+  }
+  return undefined;
+}
+
+export type { Snapshot };

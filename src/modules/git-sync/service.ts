@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import type { ContentLimits, GitSyncConfig } from '../../config.js';
+import { conflict, notFound } from '../../errors.js';
+import type { ContentRepository } from '../content/repository.js';
+import type { FilesRepository } from '../files/repository.js';
+import type { SpacesService } from '../spaces/service.js';
+import { ImportFailed, importCommit } from './import/run.js';
+import type { GitSource } from './import/source.js';
+import { GitSyncRepository, LEASE_MS } from './repository.js';
+
+/** `importGitRepository`'s body (GitBook 0.202 ImportGitRepository). */
+export interface ImportRequest {
+  url: string;
+  ref: string;
+  repoProjectDirectory?: string;
+  repoTreeURL?: string;
+  repoCommitURL?: string;
+  timestamp?: string;
+  force?: boolean;
+  standalone?: boolean;
+}
+
+/** GitBook's GitSyncState, as `getSpaceGitInfo` answers and `Space.gitSync` carries it. */
+export interface GitSyncState {
+  installationId: string;
+  installationProvider: 'github' | 'gitlab' | 'github-legacy';
+  installationStatus: 'active';
+  repoName: string;
+  url: string;
+  operation: {
+    state: 'running' | 'success' | 'failure' | 'timeout';
+    direction: 'import' | 'export';
+    startedAt: string;
+    endedAt?: string;
+    error?: string;
+  };
+  operationTimeout: number;
+  updatedAt: string;
+  /** Livery: what the latest operation left out, each with its file and line. */
+  warnings: { file: string; line?: number; message: string }[];
+}
+
+/**
+ * Git Sync (docs/git-sync.md): imports a space's content from a repository in GitBook's format.
+ * `startImport` checks the request, takes the space's operation slot and answers; the import
+ * itself runs in the background (GitBook's 204 "queued") and ends as the operation's state.
+ */
+export class GitSyncService {
+  private readonly owner = randomUUID();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly repo: GitSyncRepository,
+    private readonly deps: {
+      spaces: SpacesService;
+      content: ContentRepository;
+      files: FilesRepository;
+      source: GitSource;
+      config: GitSyncConfig;
+      limits: ContentLimits;
+    },
+  ) {}
+
+  /** Where operations are logged (the server's logger; silent until given one). */
+  private log: FastifyBaseLogger = pino({ level: 'silent' });
+  useLog(log: FastifyBaseLogger): void {
+    this.log = log;
+  }
+
+  static create(
+    db: ConstructorParameters<typeof GitSyncRepository>[0],
+    deps: GitSyncService['deps'],
+  ) {
+    return new GitSyncService(new GitSyncRepository(db), deps);
+  }
+
+  /**
+   * Queues an import: 400 for a URL Livery may not fetch, 409 while another operation of the
+   * space runs; an operation older than the last one asked for (`timestamp`) is ignored.
+   */
+  async startImport(spaceId: string, input: ImportRequest, actor: string | null): Promise<void> {
+    const now = new Date().toISOString();
+    const checked = await this.deps.source.check(input.url);
+    const projectDirectory = this.deps.source.projectDirectory(input.repoProjectDirectory);
+    await this.repo.endAbandoned(spaceId, now);
+    const last = await this.repo.get(spaceId);
+    if (
+      input.timestamp !== undefined &&
+      last?.timestamp != null &&
+      input.timestamp < last.timestamp
+    ) {
+      return; // an event older than one already handled: GitBook keeps their order so
+    }
+    const started = await this.repo.start({
+      space_id: spaceId,
+      url: checked.redacted,
+      ref: input.ref,
+      project_directory: projectDirectory === '' ? null : projectDirectory,
+      tree_url: input.repoTreeURL ?? null,
+      commit_url: input.repoCommitURL ?? null,
+      state: 'running',
+      direction: 'import',
+      started_at: now,
+      timestamp: input.timestamp ?? last?.timestamp ?? null,
+      owner: this.owner,
+      updated_at: now,
+    });
+    if (!started) {
+      throw conflict(
+        'A Git Sync operation of this space is running; wait for it to end (getSpaceGitInfo) and try again',
+      );
+    }
+    const controller = new AbortController();
+    this.running.set(spaceId, controller);
+    void this.run(
+      spaceId,
+      checked.fetchUrl,
+      input,
+      projectDirectory,
+      actor,
+      last?.commit_oid ?? null,
+      controller,
+    ).finally(() => this.running.delete(spaceId));
+  }
+
+  private async run(
+    spaceId: string,
+    fetchUrl: string,
+    input: ImportRequest,
+    projectDirectory: string,
+    actor: string | null,
+    lastCommit: string | null,
+    controller: AbortController,
+  ): Promise<void> {
+    const log = this.log.child({ spaceId, gitSync: 'import' });
+    const heartbeat = setInterval(() => {
+      void this.repo.renew(spaceId, this.owner, new Date().toISOString()).catch(() => undefined);
+    }, LEASE_MS / 3);
+    const timeout = setTimeout(
+      () => controller.abort(new TimedOut()),
+      this.deps.config.operationTimeoutMs,
+    );
+    try {
+      const outcome = await importCommit({
+        spaceId,
+        fetchUrl,
+        request: input,
+        projectDirectory,
+        actor,
+        lastCommit,
+        signal: controller.signal,
+        ...this.deps,
+        log,
+        end: (trx, warnings, commit) =>
+          this.repo.end(
+            spaceId,
+            this.owner,
+            {
+              state: 'success',
+              error: null,
+              warnings: JSON.stringify(warnings),
+              ended_at: new Date().toISOString(),
+              commit_oid: commit,
+            },
+            trx,
+          ),
+      });
+      if (outcome.kind === 'unchanged') {
+        await this.repo.end(spaceId, this.owner, {
+          state: 'success',
+          error: null,
+          warnings: JSON.stringify(outcome.warnings),
+          ended_at: new Date().toISOString(),
+          commit_oid: outcome.commit,
+        });
+      }
+      log.info(
+        { outcome: outcome.kind, commit: outcome.commit, warnings: outcome.warnings.length },
+        'git import ended',
+      );
+    } catch (error) {
+      const timedOut = controller.signal.reason instanceof TimedOut;
+      const known = error instanceof ImportFailed;
+      const message = timedOut
+        ? `The import took longer than GIT_OPERATION_TIMEOUT_MS (${this.deps.config.operationTimeoutMs} ms); nothing was imported`
+        : known
+          ? error.message
+          : 'The import failed on an error of the server; nothing was imported (the server log has the details)';
+      if (!known && !timedOut) log.error({ err: error }, 'git import failed');
+      else log.warn({ reason: message }, 'git import failed');
+      await this.repo
+        .end(spaceId, this.owner, {
+          state: timedOut ? 'timeout' : 'failure',
+          error: message,
+          warnings: JSON.stringify(known ? error.warnings : []),
+          ended_at: new Date().toISOString(),
+        })
+        .catch((e: unknown) => log.error({ err: e }, 'could not record the end of a git import'));
+    } finally {
+      clearInterval(heartbeat);
+      clearTimeout(timeout);
+    }
+  }
+
+  /** `getSpaceGitInfo`: 404 before the space's first operation. */
+  async info(spaceId: string): Promise<GitSyncState> {
+    const state = await this.stateOf(spaceId);
+    if (state === undefined) throw notFound('Git Sync of space', spaceId);
+    return state;
+  }
+
+  /** The space's GitSyncState, or undefined when it never synced (`Space.gitSync`). */
+  async stateOf(spaceId: string): Promise<GitSyncState | undefined> {
+    await this.repo.endAbandoned(spaceId, new Date().toISOString());
+    const row = await this.repo.get(spaceId);
+    if (row === undefined) return undefined;
+    return {
+      installationId: `livery-${spaceId}`,
+      installationProvider: providerOf(row.url),
+      installationStatus: 'active',
+      repoName: repoNameOf(row.url),
+      url: row.tree_url ?? row.url,
+      operation: {
+        state: row.state,
+        direction: row.direction,
+        startedAt: row.started_at,
+        ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
+        ...(row.error === null ? {} : { error: row.error }),
+      },
+      operationTimeout: this.deps.config.operationTimeoutMs,
+      updatedAt: row.updated_at,
+      warnings: JSON.parse(row.warnings) as GitSyncState['warnings'],
+    };
+  }
+
+  /** On shutdown: this process's operations end now, as failures that say why. */
+  async close(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort(new Stopped());
+    const now = new Date().toISOString();
+    for (const spaceId of this.running.keys()) {
+      await this.repo
+        .end(spaceId, this.owner, {
+          state: 'failure',
+          error:
+            'The server stopped during the import; nothing was imported. Run the import again.',
+          warnings: '[]',
+          ended_at: now,
+        })
+        .catch(() => undefined);
+    }
+  }
+}
+
+class TimedOut extends Error {}
+class Stopped extends Error {}
+
+/** GitBook knows GitHub and GitLab; any other host is reported as GitHub's generic kind. */
+function providerOf(url: string): GitSyncState['installationProvider'] {
+  return /gitlab/i.test(url) ? 'gitlab' : 'github';
+}
+
+/** `owner/name` of a repository URL, else its last segment. */
+function repoNameOf(url: string): string {
+  const path = url
+    .replace(/^[a-z+]+:\/\/[^/]*\//i, '')
+    .replace(/^[^@/]+@[^:]+:/, '')
+    .replace(/\.git$/, '');
+  const parts = path.split('/').filter((p) => p !== '');
+  return parts.slice(-2).join('/') || url;
+}
