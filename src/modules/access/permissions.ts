@@ -205,7 +205,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   importGitRepository: p(
     'edit',
     'space:write',
-    'it replaces the space\'s content, as a merged change request would: edit and above',
+    "it replaces the space's content, as a merged change request would: edit and above",
   ),
   getSpaceGitInfo: p('read', 'space:read'),
 

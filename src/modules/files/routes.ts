@@ -6,8 +6,8 @@ import { ListSchema, PageQuery, pageRequest, toPage } from '../../http/paginatio
 import { responses, SpaceParams } from '../../http/schemas.js';
 import type { ContentService, ContentSource } from '../content/service.js';
 import { contentTypeOf, INLINE_IMAGES } from './file-types.js';
-import type { FilesService } from './service.js';
 import { ReusableContentSchema, RevisionFileSchema } from './schemas.js';
+import type { FilesService } from './service.js';
 
 type Params = { spaceId: string; revisionId?: string; changeRequestId?: string };
 const sourceOf = (p: Params): ContentSource =>
@@ -19,14 +19,22 @@ const sourceOf = (p: Params): ContentSource =>
 
 const REVISION = { revisionId: Type.String({ description: 'The unique id of the revision' }) };
 const CHANGE_REQUEST = {
-  changeRequestId: Type.String({ description: 'The unique ID of the change request or its number identifier in the space' }),
+  changeRequestId: Type.String({
+    description: 'The unique ID of the change request or its number identifier in the space',
+  }),
 };
 const FILE = { fileId: Type.String({ description: 'The unique id of the file' }) };
-const REUSABLE = { reusableContentId: Type.String({ description: 'The unique id of the reusable content' }) };
+const REUSABLE = {
+  reusableContentId: Type.String({ description: 'The unique id of the reusable content' }),
+};
 
 /** Where each read of files and reusable contents takes its revision from, and its operations. */
 const SOURCES = [
-  { url: '/spaces/:spaceId/content', params: {}, ops: ['listFiles', 'getFileById', 'getReusableContentById'] },
+  {
+    url: '/spaces/:spaceId/content',
+    params: {},
+    ops: ['listFiles', 'getFileById', 'getReusableContentById'],
+  },
   {
     url: '/spaces/:spaceId/revisions/:revisionId',
     params: REVISION,
@@ -35,7 +43,11 @@ const SOURCES = [
   {
     url: '/spaces/:spaceId/change-requests/:changeRequestId/content',
     params: CHANGE_REQUEST,
-    ops: ['listFilesInChangeRequestById', 'getFileInChangeRequestById', 'getReusableContentInChangeRequestById'],
+    ops: [
+      'listFilesInChangeRequestById',
+      'getFileInChangeRequestById',
+      'getReusableContentInChangeRequestById',
+    ],
   },
 ] as const;
 
@@ -43,10 +55,10 @@ const SOURCES = [
  * A revision's files and reusable contents (GitBook's space-content reads; docs/git-sync.md).
  * Files listed at `/files` (revisions) or `/content/files` (the space, change requests).
  */
-export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FilesService; content: ContentService }> = async (
-  app,
-  { files, content },
-) => {
+export const fileRoutes: FastifyPluginAsyncTypebox<{
+  files: FilesService;
+  content: ContentService;
+}> = async (app, { files, content }) => {
   for (const { url, params, ops } of SOURCES) {
     const [listOp, getOp, reusableOp] = ops;
     const base = url.endsWith('/content') ? `${url}/files` : `${url}/files`;
@@ -70,15 +82,26 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FilesService; conten
         },
       },
       async (request) => {
-        const revision = await content.revisionFor(request.params.spaceId, sourceOf(request.params));
+        const revision = await content.revisionFor(
+          request.params.spaceId,
+          sourceOf(request.params),
+        );
         // Files sort by path: the cursor's key is the last one's path.
         const { cursor, limit } = pageRequest(request.query);
         const all = await files.files(revision);
         const after =
           cursor === undefined
             ? all
-            : all.filter((f) => f.path > String(cursor.key) || (f.path === cursor.key && f.id > cursor.id));
-        return toPage(after.slice(0, limit + 1), limit, all.length, (f) => files.present(f), (f) => f.path);
+            : all.filter(
+                (f) => f.path > String(cursor.key) || (f.path === cursor.key && f.id > cursor.id),
+              );
+        return toPage(
+          after.slice(0, limit + 1),
+          limit,
+          all.length,
+          (f) => files.present(f),
+          (f) => f.path,
+        );
       },
     );
     app.get(
@@ -93,7 +116,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FilesService; conten
         },
       },
       async (request) => {
-        const revision = await content.revisionFor(request.params.spaceId, sourceOf(request.params));
+        const revision = await content.revisionFor(
+          request.params.spaceId,
+          sourceOf(request.params),
+        );
         return files.file(revision, request.params.fileId);
       },
     );
@@ -109,8 +135,13 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FilesService; conten
         },
       },
       async (request) => {
-        const revision = await content.revisionFor(request.params.spaceId, sourceOf(request.params));
-        return files.presentReusable(await files.reusableContent(revision, request.params.reusableContentId));
+        const revision = await content.revisionFor(
+          request.params.spaceId,
+          sourceOf(request.params),
+        );
+        return files.presentReusable(
+          await files.reusableContent(revision, request.params.reusableContentId),
+        );
       },
     );
   }
@@ -144,7 +175,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FilesService; conten
  * images are shown inline; anything else (SVG, which may hold script; HTML…) as an attachment,
  * or, for SVG shown by an `<img>`, under a policy that runs nothing.
  */
-export const fileDownloadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> = async (app, { files }) => {
+export const fileDownloadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> = async (
+  app,
+  { files },
+) => {
   app.get('/s/@livery/files/:hash/:name', { schema: { hide: true } }, async (request, reply) => {
     const { hash, name } = request.params as { hash: string; name: string };
     if (!/^[A-Za-z0-9_-]{43}$/.test(hash)) return notFound(reply);
@@ -159,13 +193,23 @@ export const fileDownloadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService
     if (bytes === undefined) return notFound(reply);
     const type = contentTypeOf(name);
     if (type === 'image/svg+xml') {
-      reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      reply.header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      );
     } else if (!INLINE_IMAGES.has(type)) {
-      reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
+      reply.header(
+        'content-disposition',
+        `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+      );
     }
     return reply.type(type).send(bytes);
   });
 };
 
 const notFound = (reply: FastifyReply) =>
-  reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not found');
+  reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .type('text/plain; charset=utf-8')
+    .send('Not found');

@@ -21,7 +21,10 @@ export const gitSyncRoutes: FastifyPluginAsyncTypebox<{ gitSync: GitSyncService 
         tags: ['spaces'],
         params: SpaceParams,
         body: ImportGitRepositorySchema,
-        response: responses({ 204: Type.Null({ description: 'The import is queued' }) }, [400, 409]),
+        response: responses(
+          { 204: Type.Null({ description: 'The import is queued' }) },
+          [400, 409],
+        ),
       },
     },
     async (request, reply) => {

@@ -12,27 +12,44 @@ export const ImportGitRepositorySchema = Type.Object(
     ref: Type.String({
       minLength: 1,
       maxLength: 1024,
-      description: 'Git ref to import in the format "refs/heads/main" (a branch name, tag or commit also works)',
+      description:
+        'Git ref to import in the format "refs/heads/main" (a branch name, tag or commit also works)',
     }),
     repoCacheID: Type.Optional(Type.String({ deprecated: true, description: 'Accepted, unused' })),
-    repoTreeURL: Type.Optional(Type.String({ maxLength: 2048, description: 'URL to use as a prefix for external file references' })),
-    repoCommitURL: Type.Optional(Type.String({ maxLength: 2048, description: 'URL to use as a prefix for the commit URL' })),
+    repoTreeURL: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: 'URL to use as a prefix for external file references',
+      }),
+    ),
+    repoCommitURL: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'URL to use as a prefix for the commit URL' }),
+    ),
     repoProjectDirectory: Type.Optional(
-      Type.String({ maxLength: 1024, description: 'Path to a root directory for the project in the repository' }),
+      Type.String({
+        maxLength: 1024,
+        description: 'Path to a root directory for the project in the repository',
+      }),
     ),
     timestamp: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: 'When the event that triggered this import happened: an import older than the last one asked for is ignored',
+        description:
+          'When the event that triggered this import happened: an import older than the last one asked for is ignored',
       }),
     ),
-    force: Type.Optional(Type.Boolean({ description: 'Import even when the commit is the one imported last' })),
+    force: Type.Optional(
+      Type.Boolean({ description: 'Import even when the commit is the one imported last' }),
+    ),
     standalone: Type.Optional(
       Type.Boolean({ description: "Make a revision without making it the space's current one" }),
     ),
     gitInfo: Type.Optional(
       Type.Object(
-        { provider: Type.Union([Type.Literal('github'), Type.Literal('gitlab')]), url: Type.String() },
+        {
+          provider: Type.Union([Type.Literal('github'), Type.Literal('gitlab')]),
+          url: Type.String(),
+        },
         { deprecated: true, additionalProperties: false },
       ),
     ),
@@ -77,6 +94,9 @@ export const GitSyncStateSchema = Type.Object({
       line: Type.Optional(Type.Integer()),
       message: Type.String(),
     }),
-    { description: 'Livery: what the latest operation could not import, each with its file and line' },
+    {
+      description:
+        'Livery: what the latest operation could not import, each with its file and line',
+    },
   ),
 });

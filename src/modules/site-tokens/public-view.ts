@@ -170,7 +170,7 @@ const SPACE: Fields = {
  * the change request's revision).
  */
 const REVISION: Fields = {
-  ...kept('object id pages files reusableContents variables tags createdAt urls'),
+  ...kept('object id pages files reusableContents variables tags createdAt urls git'),
   type: (type) => (type === 'merge' ? 'edits' : type),
   parents: (parents) => (parents as string[]).slice(0, 1),
 };
@@ -206,10 +206,14 @@ const PUBLISHED_CONTENT_SITE: Fields = {
  * change requests into it. A change request's revisions, of any type (`edits` with a parent,
  * `update`), are not published.
  */
-export function isPublishedRevision(revision: Pick<Revision, 'type' | 'parents' | 'mergedFrom'>) {
-  return revision.type === 'merge'
-    ? revision.mergedFrom !== null
-    : revision.type === 'edits' && revision.parents.length === 0;
+export function isPublishedRevision(
+  revision: Pick<Revision, 'type' | 'parents' | 'mergedFrom'> & { git?: unknown; standalone?: boolean },
+) {
+  if (revision.type === 'merge') return revision.mergedFrom !== null;
+  if (revision.type !== 'edits') return false;
+  // An import made it the space's current revision, unless it was standalone (docs/git-sync.md).
+  if (revision.git !== undefined) return revision.standalone !== true;
+  return revision.parents.length === 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,6 +246,10 @@ export const SITE_TOKEN_READS: Readonly<Record<string, PublicRead>> = {
   getPageInRevisionById: { why: IN_A_PUBLISHED_REVISION },
   getPageInRevisionByPath: { why: IN_A_PUBLISHED_REVISION },
   getPageDocumentInRevisionById: { why: IN_A_PUBLISHED_REVISION },
+  listFilesInRevisionById: { why: 'files of a published revision (images and downloads its pages show)' },
+  getFileInRevisionById: { why: 'a file of a published revision' },
+  getReusableContentInRevisionById: { why: 'a reusable content of a published revision' },
+  getReusableContentDocumentInRevisionById: { why: 'a reusable content of a published revision' },
   listRevisionPageMetaLinks: {
     why: "page ids of the site's variants, in their current (published) revisions",
   },

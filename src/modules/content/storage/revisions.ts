@@ -17,6 +17,8 @@ export interface Revision {
   createdAt: string;
   /** The commit it was imported from (docs/git-sync.md). */
   git?: GitCommit;
+  /** Imported without becoming the space's current revision (`standalone`). */
+  standalone?: boolean;
   /** Its files and reusable contents (content_sets hashes), when it has any. */
   files?: string;
   reusableContents?: string;
@@ -42,6 +44,7 @@ export interface NewRevision {
   createdBy: string | null;
   createdAt: string;
   git?: GitCommit;
+  standalone?: boolean;
   /**
    * Its files and reusable contents; absent: those of its first parent (an edit keeps the files
    * its revision had), null: none.
@@ -113,7 +116,11 @@ export class RevisionStore {
       touched: JSON.stringify([...revision.touched]),
       created_by: revision.createdBy,
       created_at: revision.createdAt,
-      git: revision.git === undefined ? null : JSON.stringify(revision.git),
+      // `standalone` rides in the commit's JSON (Livery's own key, never shown).
+      git:
+        revision.git === undefined
+          ? null
+          : JSON.stringify(revision.standalone === true ? { ...revision.git, standalone: true } : revision.git),
       files: revision.files === undefined ? (first?.files ?? null) : revision.files,
       reusable_contents:
         revision.reusableContents === undefined
@@ -150,8 +157,13 @@ function parsed(row: RevisionRow, pages: Tree): Revision {
     pages,
     touched: new Set(JSON.parse(row.touched) as string[]),
     createdAt: row.created_at,
-    ...(row.git === null ? {} : { git: JSON.parse(row.git) as GitCommit }),
+    ...(row.git === null ? {} : gitOf(row.git)),
     ...(row.files === null ? {} : { files: row.files }),
     ...(row.reusable_contents === null ? {} : { reusableContents: row.reusable_contents }),
   };
+}
+
+function gitOf(json: string): { git: GitCommit; standalone?: true } {
+  const { standalone, ...git } = JSON.parse(json) as GitCommit & { standalone?: boolean };
+  return standalone === true ? { git, standalone: true } : { git };
 }

@@ -242,6 +242,7 @@ export async function importCommit(input: {
         createdBy: input.actor,
         createdAt: now,
         git,
+        ...(input.request.standalone === true ? { standalone: true } : {}),
         files: fileSet?.hash ?? null,
         reusableContents: reusableSet?.hash ?? null,
       },

@@ -1,0 +1,86 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { GitSyncConfig } from '../../../config.js';
+import { projectDirectoryOf } from '../format/gitbook-yaml.js';
+import { commitInfo, fetchRef, GitError, listTree, readBlobs } from '../git-command.js';
+import {
+  assertPublicHost,
+  checkRepositoryUrl,
+  type RepositoryLocation,
+} from '../repository-url.js';
+import { ImportFailed } from './run.js';
+import type { GitSource } from './source.js';
+
+/** What each failure of `git` tells the user (the operation's `error`). */
+const REASONS: Readonly<Record<string, string>> = {
+  unreachable: 'The repository could not be reached (the host is unknown or does not answer)',
+  authentication:
+    'The repository refused the credentials (give them in the URL, as https://user:token@host/…)',
+  'unknown-ref': 'The repository has no such ref',
+  'not-a-repository': 'The URL is not a Git repository',
+  timeout: 'Fetching the repository took too long',
+  'output-too-large': 'The repository is too large to list',
+  failed: 'git could not fetch the repository',
+};
+
+/**
+ * The repositories Livery may import (repository-url.ts's policy, GIT_LOCAL_DIRS and
+ * GIT_ALLOW_PRIVATE_HOSTS) and the `git` command that fetches them (git-command.ts), shallowly,
+ * into a bare repository per space under GIT_CACHE_DIR: a later import fetches only what changed.
+ */
+export function gitSource(config: GitSyncConfig): GitSource {
+  const policy = { localDirs: config.localDirs, allowPrivate: config.allowPrivateHosts };
+  const locations = new Map<string, { location: RepositoryLocation; addresses?: string[] }>();
+  return {
+    async check(url) {
+      const location = checkRepositoryUrl(url, policy);
+      const addresses =
+        location.kind === 'remote' && !policy.allowPrivate
+          ? await assertPublicHost(location.host)
+          : undefined;
+      // The checked location waits under a random key for the operation to fetch it: the URL
+      // and its credentials live in this process's memory only, never in the database.
+      const key = randomUUID();
+      locations.set(key, { location, ...(addresses === undefined ? {} : { addresses }) });
+      const redacted = location.kind === 'remote' ? location.redacted : location.path;
+      return { fetchUrl: key, redacted };
+    },
+    projectDirectory: (value) => projectDirectoryOf(value),
+    async snapshot(key, ref, signal) {
+      const checked = locations.get(key);
+      locations.delete(key);
+      if (checked === undefined) throw new ImportFailed('The repository URL was not checked');
+      const where =
+        checked.location.kind === 'remote' ? checked.location.redacted : checked.location.path;
+      const dir = join(
+        config.cacheDir,
+        `${createHash('sha256').update(where).digest('hex').slice(0, 32)}.git`,
+      );
+      try {
+        const oid = await fetchRef(dir, checked.location, ref, {
+          depth: 1,
+          timeoutMs: config.operationTimeoutMs,
+          ...(checked.addresses === undefined ? {} : { addresses: checked.addresses }),
+        });
+        if (signal.aborted) throw signal.reason;
+        const [commit, entries] = await Promise.all([commitInfo(dir, oid), listTree(dir, oid)]);
+        return {
+          oid,
+          message: commit.message,
+          entries: entries.map((e) => ({
+            path: e.path,
+            mode: e.mode,
+            oid: e.oid,
+            size: e.size ?? 0,
+          })),
+          read: (oids) => readBlobs(dir, oids, { timeoutMs: config.operationTimeoutMs }),
+        };
+      } catch (error) {
+        if (error instanceof GitError) {
+          throw new ImportFailed(`${REASONS[error.reason] ?? REASONS.failed} (${error.message})`);
+        }
+        throw error;
+      }
+    },
+  };
+}
