@@ -155,6 +155,10 @@ export function buildServices(
     publicUrl: config.publicUrl,
   });
   const rendererReads = new RendererReadsService(db, {
+    publishedSite: (site) => {
+      const url = urls.publishedSite(site);
+      return url.endsWith('/') ? url : `${url}/`;
+    },
     sites,
     siteSpaces,
     customization,

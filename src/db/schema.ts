@@ -111,6 +111,8 @@ export interface RevisionRow {
   /** Its files and reusable contents: content_sets hashes, or null for none. */
   files: string | null;
   reusable_contents: string | null;
+  /** `.gitbook.yaml`'s redirects, JSON: old path → page id; null: none. */
+  redirects: string | null;
 }
 
 /** The bytes of a revision file, keyed by their SHA-256 (docs/git-sync.md). */

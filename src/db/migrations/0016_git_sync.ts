@@ -12,7 +12,8 @@ import { isPostgres } from '../dialect.js';
  * - `content_sets`: a revision's list of files, or of reusable contents, as canonical JSON keyed
  *   by its hash (a space's 1,000 files are one row shared by every revision that has them).
  * - `revisions.git` (the commit a revision was imported from, JSON), `revisions.files` and
- *   `revisions.reusable_contents` (content_sets hashes; null: none).
+ *   `revisions.reusable_contents` (content_sets hashes; null: none), `revisions.redirects`
+ *   (`.gitbook.yaml`'s redirects as JSON: old path → page id).
  * - `git_sync`: a space's repository and its latest operation. One row per space; the row is the
  *   lock that keeps one operation at a time per space, across processes (`owner`, `lease_until`).
  */
@@ -30,7 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('json', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('content_sets_pk', ['space_id', 'hash'])
     .execute();
-  for (const column of ['git', 'files', 'reusable_contents']) {
+  for (const column of ['git', 'files', 'reusable_contents', 'redirects']) {
     await db.schema.alterTable('revisions').addColumn(column, 'text').execute();
   }
   await db.schema
@@ -62,7 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('git_sync').execute();
-  for (const column of ['git', 'files', 'reusable_contents']) {
+  for (const column of ['git', 'files', 'reusable_contents', 'redirects']) {
     await db.schema.alterTable('revisions').dropColumn(column).execute();
   }
   await db.schema.dropTable('content_sets').execute();

@@ -262,7 +262,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     if (answer.kind === 'redirect' || answer.kind === 'markdown') {
       // Only a public site's pages (the one case served without noindex) may sit in shared caches.
       reply.header('cache-control', noindex ? 'private, no-cache' : 'no-cache');
-      if (answer.kind === 'redirect') return reply.code(302).redirect(answer.location);
+      if (answer.kind === 'redirect') {
+        return reply.code(answer.permanent === true ? 301 : 302).redirect(answer.location);
+      }
       // The page's source, for the page menu: never indexed apart from its page.
       return reply
         .header('x-robots-tag', 'noindex')

@@ -230,6 +230,7 @@ export class PublishedSiteService {
     return {
       ...(publicRoot === undefined ? {} : { publicRoot }),
       ...(revisionAssets === undefined ? {} : { revisionAssets }),
+      ...(revision.redirects === undefined ? {} : { redirects: revision.redirects }),
       revisionId: revision.id,
       root: open.root,
       assets: `${this.deps.mount}@livery/`,

@@ -92,14 +92,36 @@ export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsSer
       schema: {
         operationId: 'getSiteRedirectBySource',
         summary: 'Resolve a site redirect rule by its source path',
-        description: 'Livery keeps no redirect rules: every source answers 404.',
+        description:
+          "The redirects of the site's variants' `.gitbook.yaml` (spaces imported from Git): the page's address, when no page is at the source path; 404 otherwise.",
         tags: ['site-redirects'],
         params: SiteParams,
         querystring: Type.Object({
           source: SOURCE,
           shareKey: ShareKeyQuery.properties.shareKey,
         }),
-        response: responses({ 200: Type.Object({}) }, [400]),
+        response: responses(
+          {
+            200: Type.Object({
+              redirect: Type.Object({
+                object: Type.Literal('site-redirect'),
+                id: Type.String(),
+                source: Type.String(),
+                draft: Type.Boolean(),
+                captureWildcard: Type.Boolean(),
+                permanent: Type.Boolean(),
+                destination: Type.Object({
+                  kind: Type.Literal('site-page'),
+                  siteSpaceId: Type.String(),
+                  pageId: Type.String(),
+                }),
+                createdAt: Type.String(),
+              }),
+              target: Type.String({ description: 'URL of the destination of the redirect' }),
+            }),
+          },
+          [400],
+        ),
       },
     },
     async (request) => {

@@ -32,6 +32,8 @@ export class RendererReadsService {
       customization: CustomizationService;
       content: ContentService;
       published: PublishedRepository;
+      /** A published site's address (PUBLIC_URL + its basename), ending with `/`. */
+      publishedSite: (site: { id: string; basename: string | null }) => string;
     },
   ) {
     this.views = new GenerationCache(db, VIEWS_KEPT);
@@ -67,9 +69,42 @@ export class RendererReadsService {
     return `{"object":"published-content-site","site":${JSON.stringify(site)},"structure":${JSON.stringify({ type: 'siteSpaces', structure })},"customizations":{"site":${base.json},"siteSpaces":{${variants.join(',')}}},"scripts":[]}`;
   }
 
-  /** getSiteRedirectBySource: Livery keeps no redirect rules, so every source is a 404. */
-  async redirect(organizationId: string, siteId: string, source: string): Promise<never> {
-    await this.deps.sites.requireSite(organizationId, siteId);
+  /**
+   * getSiteRedirectBySource: the redirects of the site's variants' `.gitbook.yaml` files
+   * (docs/git-sync.md, "Redirects"). `source` is a path of the site (`/old/page`, or
+   * `/{variant}/old/page` for another variant than the default); the answer is the page's
+   * address on the published site, and only when no page is at the old path. Anything else: 404.
+   */
+  async redirect(organizationId: string, siteId: string, source: string) {
+    const site = await this.deps.sites.requireSite(organizationId, siteId);
+    const path = source.replace(/^\/+/, '').replace(/\/+$/, '');
+    const root = this.deps.publishedSite(site);
+    for (const variant of await this.deps.published.variantsOf(siteId)) {
+      const prefix = variant.isDefault ? '' : `${variant.path}/`;
+      if (!path.startsWith(prefix)) continue;
+      const old = decodeSafely(path.slice(prefix.length));
+      const revision = await this.deps.content.revisionFor(variant.spaceId, { kind: 'space' });
+      if (revision.redirects === undefined || !Object.hasOwn(revision.redirects, old)) continue;
+      if (findByPath(revision.pages, old) !== undefined) continue;
+      const target = findById(revision.pages, revision.redirects[old] ?? '');
+      if (target === undefined) continue;
+      const base = variant.isDefault ? root : `${root}${encodeURIComponent(variant.path)}/`;
+      const location = `${base}${target.path.split('/').map(encodeURIComponent).join('/')}`;
+      const now = revision.createdAt;
+      return {
+        redirect: {
+          object: 'site-redirect' as const,
+          id: `${variant.id}:${old}`,
+          source: `/${path}`,
+          draft: false,
+          captureWildcard: false,
+          permanent: true,
+          destination: { kind: 'site-page' as const, siteSpaceId: variant.id, pageId: target.page.id },
+          createdAt: now,
+        },
+        target: location,
+      };
+    }
     throw notFound('redirect', source);
   }
 
@@ -100,5 +135,13 @@ export class RendererReadsService {
       }),
     );
     return { alternates: alternates.filter((a) => a !== undefined) };
+  }
+}
+
+function decodeSafely(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }

@@ -207,7 +207,10 @@ const PUBLISHED_CONTENT_SITE: Fields = {
  * `update`), are not published.
  */
 export function isPublishedRevision(
-  revision: Pick<Revision, 'type' | 'parents' | 'mergedFrom'> & { git?: unknown; standalone?: boolean },
+  revision: Pick<Revision, 'type' | 'parents' | 'mergedFrom'> & {
+    git?: unknown;
+    standalone?: boolean;
+  },
 ) {
   if (revision.type === 'merge') return revision.mergedFrom !== null;
   if (revision.type !== 'edits') return false;
@@ -246,14 +249,18 @@ export const SITE_TOKEN_READS: Readonly<Record<string, PublicRead>> = {
   getPageInRevisionById: { why: IN_A_PUBLISHED_REVISION },
   getPageInRevisionByPath: { why: IN_A_PUBLISHED_REVISION },
   getPageDocumentInRevisionById: { why: IN_A_PUBLISHED_REVISION },
-  listFilesInRevisionById: { why: 'files of a published revision (images and downloads its pages show)' },
+  listFilesInRevisionById: {
+    why: 'files of a published revision (images and downloads its pages show)',
+  },
   getFileInRevisionById: { why: 'a file of a published revision' },
   getReusableContentInRevisionById: { why: 'a reusable content of a published revision' },
   getReusableContentDocumentInRevisionById: { why: 'a reusable content of a published revision' },
   listRevisionPageMetaLinks: {
     why: "page ids of the site's variants, in their current (published) revisions",
   },
-  getSiteRedirectBySource: { why: 'always a 404: Livery keeps no redirects' },
+  getSiteRedirectBySource: {
+    why: "the redirects of the site's published variants (`.gitbook.yaml`), to its own pages",
+  },
   searchSiteContent: {
     why: "the pages of the site's variants in their current (published) revisions",
   },

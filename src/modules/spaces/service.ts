@@ -51,6 +51,7 @@ export function initialRevisionRow(space: SpaceRow): RevisionRow {
     git: null,
     files: null,
     reusable_contents: null,
+    redirects: null,
     created_at: space.created_at,
   };
 }

@@ -22,6 +22,8 @@ export interface Revision {
   /** Its files and reusable contents (content_sets hashes), when it has any. */
   files?: string;
   reusableContents?: string;
+  /** `.gitbook.yaml`'s redirects: old path → page id. */
+  redirects?: Readonly<Record<string, string>>;
 }
 
 /** GitBook's GitSyncCommit. */
@@ -51,6 +53,7 @@ export interface NewRevision {
    */
   files?: string | null;
   reusableContents?: string | null;
+  redirects?: Readonly<Record<string, string>> | null;
 }
 
 /** A new revision ready to be inserted: its row, and its pages as nodes and bodies. */
@@ -120,12 +123,22 @@ export class RevisionStore {
       git:
         revision.git === undefined
           ? null
-          : JSON.stringify(revision.standalone === true ? { ...revision.git, standalone: true } : revision.git),
+          : JSON.stringify(
+              revision.standalone === true ? { ...revision.git, standalone: true } : revision.git,
+            ),
       files: revision.files === undefined ? (first?.files ?? null) : revision.files,
       reusable_contents:
         revision.reusableContents === undefined
           ? (first?.reusableContents ?? null)
           : revision.reusableContents,
+      redirects:
+        revision.redirects === undefined
+          ? first?.redirects === undefined
+            ? null
+            : JSON.stringify(first.redirects)
+          : revision.redirects === null
+            ? null
+            : JSON.stringify(revision.redirects),
     };
     return { revision: parsed(row, revision.pages), row, encoded };
   }
@@ -160,6 +173,9 @@ function parsed(row: RevisionRow, pages: Tree): Revision {
     ...(row.git === null ? {} : gitOf(row.git)),
     ...(row.files === null ? {} : { files: row.files }),
     ...(row.reusable_contents === null ? {} : { reusableContents: row.reusable_contents }),
+    ...(row.redirects === null
+      ? {}
+      : { redirects: JSON.parse(row.redirects) as Record<string, string> }),
   };
 }
 

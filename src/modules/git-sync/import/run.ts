@@ -230,6 +230,7 @@ export async function importCommit(input: {
       now,
       newId: () => newId(),
     });
+    const redirects = redirectsOf(config.redirects, built.pageFiles, built.warnings, configPath);
     const revisionId = newId();
     const written = await input.content.commitImport(
       {
@@ -245,6 +246,7 @@ export async function importCommit(input: {
         ...(input.request.standalone === true ? { standalone: true } : {}),
         files: fileSet?.hash ?? null,
         reusableContents: reusableSet?.hash ?? null,
+        redirects: Object.keys(redirects).length === 0 ? null : redirects,
       },
       input.request.standalone === true ? undefined : currentId,
       async (trx) => {
@@ -258,6 +260,39 @@ export async function importCommit(input: {
       throw new ImportFailed('The space kept changing during the import; run it again', warnings);
     }
   }
+}
+
+/**
+ * `.gitbook.yaml`'s redirects as old path → page id: the old path without a leading `/` or a
+ * trailing `.md` (how the site's paths look), the target a page file of the root (a leading `/` or
+ * `./` tolerated, though GitBook says the first does not work). A target that is no page: a warning.
+ */
+function redirectsOf(
+  redirects: ReadonlyMap<string, string>,
+  pageFiles: ReadonlyMap<string, string>,
+  warnings: Warning[],
+  configPath: string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [from, to] of redirects) {
+    const source = from.replace(/^\/+/, '').replace(/\.md$/i, '').replace(/\/+$/, '');
+    const target = resolveInside('', to.replace(/^\/+/, ''), '');
+    const page =
+      target === undefined
+        ? undefined
+        : (pageFiles.get(target) ??
+          pageFiles.get(`${target}/README.md`) ??
+          pageFiles.get(`${target}.md`));
+    if (page === undefined || source === '') {
+      warnings.push({
+        file: configPath,
+        message: `the redirect from "${from}" goes to "${to}", which is not a page of the space: it is not served`,
+      });
+      continue;
+    }
+    out[source] = page;
+  }
+  return out;
 }
 
 const resolvePath = (from: string, target: string) => {

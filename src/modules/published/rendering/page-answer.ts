@@ -1,6 +1,7 @@
 import { html as markup } from '../../../html/safe-html.js';
 import type { Settings } from '../../../settings/settings-schema.js';
-import { findByPath, type StoredPage } from '../../content/tree.js';
+import { findById, findByPath, type StoredPage } from '../../content/tree.js';
+import { pageHref } from './navigation.js';
 import {
   documentView,
   firstDocument,
@@ -8,6 +9,7 @@ import {
   notFoundView,
   pageMarkdown,
   type SiteFrame,
+  variantBase,
 } from './page-builder.js';
 import { type PageView, renderPage } from './page-html.js';
 
@@ -15,7 +17,7 @@ import { type PageView, renderPage } from './page-html.js';
 export type PageAnswer =
   | { kind: 'html'; status: 200 | 404; html: Buffer; settings: Settings }
   | { kind: 'markdown'; text: string }
-  | { kind: 'redirect'; location: string }
+  | { kind: 'redirect'; location: string; permanent?: boolean }
   | { kind: 'missing' };
 
 /**
@@ -61,6 +63,10 @@ export async function answerAt(
     if (source?.page.type === 'document') {
       return { kind: 'markdown', text: pageMarkdown(source.page) };
     }
+    // A redirect of `.gitbook.yaml`: used only when no page is at the old path (GitBook's rule).
+    const redirected = redirectTarget(frame, pagePath);
+    if (redirected !== undefined)
+      return { kind: 'redirect', location: redirected, permanent: true };
     return html(404, settings, notFoundView(frame));
   }
   if (found.page.type === 'group') {
@@ -106,4 +112,19 @@ function pageBytes(page: string, body: Uint8Array | undefined): Buffer {
   const head = Buffer.from(page.slice(0, at));
   const tail = Buffer.from(page.slice(at + BODY.length));
   return Buffer.concat([head, body ?? new Uint8Array(), tail]);
+}
+
+/** Where a `.gitbook.yaml` redirect from `pagePath` leads on the site, if the revision has one. */
+function redirectTarget(frame: SiteFrame, pagePath: string): string | undefined {
+  const id =
+    frame.redirects === undefined
+      ? undefined
+      : Object.hasOwn(frame.redirects, pagePath)
+        ? frame.redirects[pagePath]
+        : undefined;
+  if (id === undefined) return undefined;
+  const target = findById(frame.tree, id);
+  return target === undefined
+    ? undefined
+    : pageHref(variantBase(frame.root, frame.variant), target.path);
 }

@@ -32,6 +32,8 @@ export interface SiteFrame {
   variant: PublishedVariant;
   settings: Settings;
   tree: Tree;
+  /** `.gitbook.yaml`'s redirects of the revision: old path → page id (docs/git-sync.md). */
+  redirects?: Readonly<Record<string, string>>;
   /** The revision's files and includes (imported content: docs/git-sync.md). */
   revisionAssets?: RevisionAssets;
   noindex: boolean;
