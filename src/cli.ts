@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildServices } from './app.js';
+import { configForGitCli, gitImport, gitStatus } from './cli-git.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -16,6 +17,10 @@ const USAGE = `Usage: npm run livery -- <command>
   site-token-keys list                             keys that sign site tokens (ids, dates)
   site-token-keys rotate                           sign new site tokens with a new key; the
                                                    old one verifies its tokens until they expire
+  git import <spaceId> <url|path> [--ref <ref>] [--dir <projectDirectory>]
+                                                   import a GitBook-synced repository (a local
+                                                   checkout by path, or a URL) and wait for it
+  git status <spaceId>                             the space's last Git Sync operation
 
 Reads DATABASE_URL like the server (default sqlite:./data/livery.db).`;
 
@@ -32,6 +37,8 @@ export async function runCli(args: string[], services: Services, print: Print): 
       label: { type: 'string' },
       title: { type: 'string' },
       owner: { type: 'string' },
+      ref: { type: 'string' },
+      dir: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -96,12 +103,19 @@ export async function runCli(args: string[], services: Services, print: Print): 
     }
     return 0;
   }
+  const source = positionals[3];
+  if (area === 'git' && command === 'import' && target !== undefined && source !== undefined) {
+    return gitImport(services, target, source, { ref: values.ref, dir: values.dir }, print);
+  }
+  if (area === 'git' && command === 'status' && target !== undefined) {
+    return gitStatus(services, target, print);
+  }
   print(USAGE);
   return values.help ? 0 : 2;
 }
 
 async function main(): Promise<number> {
-  const config = loadConfig();
+  const config = configForGitCli(process.argv.slice(2), loadConfig());
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);

@@ -53,10 +53,11 @@ export function spacePermissions(role: string) {
     edit:
       roleMayCall(role, 'createChangeRequest') && roleMayCall(role, 'updateChangeRequestContent'),
     merge: roleMayCall(role, 'mergeChangeRequest'),
-    // Livery has no invite links per space (invites are the organization's), no Git Sync, no
-    // comments, no reviews (a change request merges without them) and no integrations.
+    // Importing from Git (docs/git-sync.md).
+    triggerGitSync: roleMayCall(role, 'importGitRepository'),
+    // Livery has no invite links per space (invites are the organization's), no comments, no
+    // reviews (a change request merges without them) and no integrations.
     viewInviteLinks: false,
-    triggerGitSync: false,
     comment: false,
     review: false,
     installIntegration: false,

@@ -86,7 +86,9 @@ export const GitSyncStateSchema = Type.Object({
     endedAt: Type.Optional(Timestamp),
     error: Type.Optional(Type.String()),
   }),
-  operationTimeout: Type.Number({ description: 'Milliseconds an operation may run' }),
+  operationTimeout: Type.Optional(
+    Type.Number({ description: 'Milliseconds an operation may run' }),
+  ),
   updatedAt: Timestamp,
   warnings: Type.Array(
     Type.Object({

@@ -9,6 +9,7 @@ import type { SpacesService } from '../spaces/service.js';
 import { ImportFailed, importCommit } from './import/run.js';
 import type { GitSource } from './import/source.js';
 import { GitSyncRepository, LEASE_MS } from './repository.js';
+import { type GitSyncState, gitSyncStateOf } from './state.js';
 
 /** `importGitRepository`'s body (GitBook 0.202 ImportGitRepository). */
 export interface ImportRequest {
@@ -20,26 +21,6 @@ export interface ImportRequest {
   timestamp?: string;
   force?: boolean;
   standalone?: boolean;
-}
-
-/** GitBook's GitSyncState, as `getSpaceGitInfo` answers and `Space.gitSync` carries it. */
-export interface GitSyncState {
-  installationId: string;
-  installationProvider: 'github' | 'gitlab' | 'github-legacy';
-  installationStatus: 'active';
-  repoName: string;
-  url: string;
-  operation: {
-    state: 'running' | 'success' | 'failure' | 'timeout';
-    direction: 'import' | 'export';
-    startedAt: string;
-    endedAt?: string;
-    error?: string;
-  };
-  operationTimeout: number;
-  updatedAt: string;
-  /** Livery: what the latest operation left out, each with its file and line. */
-  warnings: { file: string; line?: number; message: string }[];
 }
 
 /**
@@ -215,24 +196,7 @@ export class GitSyncService {
   async stateOf(spaceId: string): Promise<GitSyncState | undefined> {
     await this.repo.endAbandoned(spaceId, new Date().toISOString());
     const row = await this.repo.get(spaceId);
-    if (row === undefined) return undefined;
-    return {
-      installationId: `livery-${spaceId}`,
-      installationProvider: providerOf(row.url),
-      installationStatus: 'active',
-      repoName: repoNameOf(row.url),
-      url: row.tree_url ?? row.url,
-      operation: {
-        state: row.state,
-        direction: row.direction,
-        startedAt: row.started_at,
-        ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
-        ...(row.error === null ? {} : { error: row.error }),
-      },
-      operationTimeout: this.deps.config.operationTimeoutMs,
-      updatedAt: row.updated_at,
-      warnings: JSON.parse(row.warnings) as GitSyncState['warnings'],
-    };
+    return row === undefined ? undefined : gitSyncStateOf(row, this.deps.config.operationTimeoutMs);
   }
 
   /** On shutdown: this process's operations end now, as failures that say why. */
@@ -255,18 +219,3 @@ export class GitSyncService {
 
 class TimedOut extends Error {}
 class Stopped extends Error {}
-
-/** GitBook knows GitHub and GitLab; any other host is reported as GitHub's generic kind. */
-function providerOf(url: string): GitSyncState['installationProvider'] {
-  return /gitlab/i.test(url) ? 'gitlab' : 'github';
-}
-
-/** `owner/name` of a repository URL, else its last segment. */
-function repoNameOf(url: string): string {
-  const path = url
-    .replace(/^[a-z+]+:\/\/[^/]*\//i, '')
-    .replace(/^[^@/]+@[^:]+:/, '')
-    .replace(/\.git$/, '');
-  const parts = path.split('/').filter((p) => p !== '');
-  return parts.slice(-2).join('/') || url;
-}

@@ -99,7 +99,11 @@ export class RendererReadsService {
           draft: false,
           captureWildcard: false,
           permanent: true,
-          destination: { kind: 'site-page' as const, siteSpaceId: variant.id, pageId: target.page.id },
+          destination: {
+            kind: 'site-page' as const,
+            siteSpaceId: variant.id,
+            pageId: target.page.id,
+          },
           createdAt: now,
         },
         target: location,

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { jsonTextAt, lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
-import type { RevisionRow, SpaceRow } from '../../db/schema.js';
+import type { GitSyncRow, RevisionRow, SpaceRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
 import { type ShownIn, spaceLanguage } from './language.js';
 
@@ -53,6 +53,17 @@ export class SpacesRepository {
   /** GitBook's Space.language of one space (modules/spaces/language.ts), or undefined. */
   languageOf(id: string): Promise<string | undefined> {
     return this.language(id);
+  }
+
+  /** The Git Sync rows of these spaces (docs/git-sync.md), by space. */
+  async gitSyncRows(spaceIds: readonly string[]): Promise<Map<string, GitSyncRow>> {
+    if (spaceIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('git_sync')
+      .selectAll()
+      .where('space_id', 'in', spaceIds)
+      .execute();
+    return new Map(rows.map((row) => [row.space_id, row]));
   }
 
   /** Space.language of each space that has one. */

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { TRANSLATION_LANGUAGES } from '../../settings/vocabulary.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
+import { GitSyncStateSchema } from '../git-sync/schemas.js';
 import { MemberRoleSchema } from '../identity/schemas.js';
 import { SiteVisibilitySchema } from './site-visibility.js';
 import { SPACE_INPUTS } from './unsupported.js';
@@ -44,6 +45,7 @@ export const SpaceSchema = Type.Object(
           'The language set by createSpace or updateSpaceById; else the internationalization.locale of the site-spaces showing the space, when they agree on one; absent otherwise',
       }),
     ),
+    gitSync: Type.Optional(GitSyncStateSchema),
     comments: Type.Number(),
     changeRequests: Type.Number(),
     changeRequestsOpen: Type.Number(),
@@ -54,7 +56,7 @@ export const SpaceSchema = Type.Object(
       admin: flag('Can the user manage the space (delete it)'),
       viewInviteLinks: flag('Livery has no invite links per space: always false'),
       edit: flag('Can the user edit the content through a change request'),
-      triggerGitSync: flag('Livery has no Git Sync: always false'),
+      triggerGitSync: flag('Can the user import the space from a Git repository'),
       comment: flag('Livery has no comments: always false'),
       merge: flag('Can the user merge change requests'),
       review: flag('Livery has no reviews (change requests merge without them): always false'),

@@ -1,10 +1,11 @@
-import type { RevisionRow, SpaceRow } from '../../db/schema.js';
+import type { GitSyncRow, RevisionRow, SpaceRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
 import { spacePermissions } from '../access/record-permissions.js';
+import { gitSyncStateOf } from '../git-sync/state.js';
 import type { IdentityService } from '../identity/service.js';
 import type { ChangeRequestCounts, SpacesRepository } from './repository.js';
 import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';
@@ -190,11 +191,13 @@ export class SpacesService {
    */
   async presenter(rows: readonly SpaceRow[]): Promise<(row: SpaceRow, role: string) => Space> {
     const ids = rows.map((row) => row.id);
-    const [counts, languages] = await Promise.all([
+    const [counts, languages, gitSync] = await Promise.all([
       this.repo.changeRequestCounts(ids),
       this.repo.languages(ids),
+      this.repo.gitSyncRows(ids),
     ]);
-    return (row, role) => this.present(row, role, counts.get(row.id), languages.get(row.id));
+    return (row, role) =>
+      this.present(row, role, counts.get(row.id), languages.get(row.id), gitSync.get(row.id));
   }
 
   findInOrganization(spaceId: string, organizationId: string) {
@@ -202,11 +205,12 @@ export class SpacesService {
   }
 
   private async presentOne(row: SpaceRow, role: string): Promise<Space> {
-    const [counts, language] = await Promise.all([
+    const [counts, language, gitSync] = await Promise.all([
       this.repo.changeRequestCountsOf(row.id),
       this.repo.languageOf(row.id),
+      this.repo.gitSyncRows([row.id]),
     ]);
-    return this.present(row, role, counts, language);
+    return this.present(row, role, counts, language, gitSync.get(row.id));
   }
 
   /** GitBook's Space for a member with `role` (docs/api.md, "Records: GitBook 0.202's fields"). */
@@ -215,6 +219,7 @@ export class SpacesService {
     role: string,
     counts = NO_CHANGE_REQUESTS,
     derivedLanguage: string | undefined = undefined,
+    gitSync: GitSyncRow | undefined = undefined,
   ): Space {
     const location = this.urls.space(row.id);
     // The language set for the space wins over the one its variants agree on.
@@ -236,6 +241,7 @@ export class SpacesService {
       // Livery has no merge rules of a space's own: the organization's (none) apply.
       mergeRules: { type: 'inherit' },
       ...(language === undefined ? {} : { language }),
+      ...(gitSync === undefined ? {} : { gitSync: gitSyncStateOf(gitSync) }),
       comments: 0,
       changeRequests: counts.total,
       changeRequestsOpen: counts.open,

@@ -51,7 +51,7 @@ export function tocOf(
                   line: entry.line,
                 },
           ];
-        case 'openapi':
+        default:
           warnings.push({
             file: summaryFile,
             line: entry.line,

@@ -1,0 +1,56 @@
+import type { GitSyncRow } from '../../db/schema.js';
+
+/** GitBook's GitSyncState, as `getSpaceGitInfo` answers and `Space.gitSync` carries it. */
+export interface GitSyncState {
+  installationId: string;
+  installationProvider: 'github' | 'gitlab' | 'github-legacy';
+  installationStatus: 'active';
+  repoName: string;
+  url: string;
+  operation: {
+    state: 'running' | 'success' | 'failure' | 'timeout';
+    direction: 'import' | 'export';
+    startedAt: string;
+    endedAt?: string;
+    error?: string;
+  };
+  operationTimeout?: number;
+  updatedAt: string;
+  /** Livery: what the latest operation left out, each with its file and line. */
+  warnings: { file: string; line?: number; message: string }[];
+}
+
+/**
+ * A space's Git Sync row as GitBook's GitSyncState. Livery has no Git provider installations:
+ * the "installation" is the space's own repository, always active, and its provider is GitLab
+ * when the URL says so, else GitHub (GitBook's schema knows no other).
+ */
+export function gitSyncStateOf(row: GitSyncRow, operationTimeout?: number): GitSyncState {
+  return {
+    installationId: `livery-${row.space_id}`,
+    installationProvider: /gitlab/i.test(row.url) ? 'gitlab' : 'github',
+    installationStatus: 'active',
+    repoName: repoNameOf(row.url),
+    url: row.tree_url ?? row.url,
+    operation: {
+      state: row.state,
+      direction: row.direction,
+      startedAt: row.started_at,
+      ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
+      ...(row.error === null ? {} : { error: row.error }),
+    },
+    ...(operationTimeout === undefined ? {} : { operationTimeout }),
+    updatedAt: row.updated_at,
+    warnings: JSON.parse(row.warnings) as GitSyncState['warnings'],
+  };
+}
+
+/** `owner/name` of a repository URL (`https://host/owner/name.git`, `git@host:owner/name`). */
+export function repoNameOf(url: string): string {
+  const path = url
+    .replace(/^[a-z+]+:\/\/[^/]*\//i, '')
+    .replace(/^[^@/]+@[^:]+:/, '')
+    .replace(/\.git\/?$/, '');
+  const parts = path.split('/').filter((p) => p !== '');
+  return parts.slice(-2).join('/') || url;
+}
