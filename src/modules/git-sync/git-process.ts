@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { redactUrl } from './repository-url.js';
+
+/**
+ * One `git` process: no shell, no prompt, no user or system configuration, a time limit that
+ * kills the whole process group (git runs helpers: `git-remote-https`, `ssh`), and caps on what is
+ * kept of its output. Failures become a GitError with a reason the import can report; git's
+ * stderr is kept only with credentials redacted.
+ */
+export type GitFailure =
+  | 'unreachable'
+  | 'authentication'
+  | 'unknown-ref'
+  | 'not-a-repository'
+  | 'timeout'
+  | 'output-too-large'
+  | 'failed';
+
+export class GitError extends Error {
+  constructor(
+    readonly reason: GitFailure,
+    message: string,
+    /** git's stderr, credentials redacted, at most its last 4 KiB. */
+    readonly stderr = '',
+  ) {
+    super(redactUrl(message));
+    this.name = 'GitError';
+  }
+}
+
+export interface RunOptions {
+  timeoutMs?: number;
+  /** The most stdout kept; more fails the run with `output-too-large`. */
+  maxStdout?: number;
+  /** `-c` settings for this run only. */
+  config?: readonly string[];
+  /** What the process reads on stdin. */
+  input?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+const STDERR_KEPT = 4096;
+
+/**
+ * Settings that hold for every run. Protocols other than https and ssh are off (`file` is
+ * turned on per run, for the local repositories the URL policy allowed); redirects are not
+ * followed, since one could lead to a host the URL policy refused (a renamed GitHub repository
+ * then fails with a clear error, and its new URL works); hooks never run.
+ */
+const BASE_CONFIG = [
+  'protocol.allow=never',
+  'protocol.https.allow=always',
+  'protocol.ssh.allow=always',
+  'http.followRedirects=false',
+  'core.symlinks=false',
+  'core.hooksPath=/dev/null',
+  'credential.helper=',
+  'core.askPass=',
+];
+
+/**
+ * The environment git gets: enough to find programs and ssh keys, never a terminal prompt, and
+ * the C locale so that its messages can be classified.
+ */
+function environment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C',
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '/bin/true',
+    SSH_ASKPASS: '/bin/true',
+    GCM_INTERACTIVE: 'never',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    // The operator's ssh setup is used (keys, known_hosts), never interactively.
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
+  };
+  for (const name of ['HOME', 'SSH_AUTH_SOCK', 'TMPDIR'] as const) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/** Runs `git <args>` and gives its stdout, or throws a GitError. */
+export function runGit(args: readonly string[], options: RunOptions = {}): Promise<Buffer> {
+  const child = spawnGit(args, options.config ?? []);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxStdout = options.maxStdout ?? 1 << 20;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let failure: GitError | undefined;
+    const stop = (error: GitError) => {
+      failure ??= error;
+      killGroup(child.pid);
+    };
+    const timer = setTimeout(
+      () => stop(new GitError('timeout', `git ${args[0]} took more than ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxStdout)
+        stop(new GitError('output-too-large', `git ${args[0]}: output over ${maxStdout} bytes`));
+      else chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+    });
+    child.on('error', (error) =>
+      stop(new GitError('failed', `git could not run: ${error.message}`)),
+    );
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (failure !== undefined) reject(failure);
+      else if (code === 0) resolve(Buffer.concat(chunks));
+      else reject(classify(args, stderr));
+    });
+  });
+}
+
+/** Spawns git in its own process group (killable as a whole), stdio piped. */
+export function spawnGit(args: readonly string[], config: readonly string[]) {
+  const settings = [...BASE_CONFIG, ...config].flatMap((setting) => ['-c', setting]);
+  return spawn('git', [...settings, ...args], {
+    env: environment(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+}
+
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+const RULES: [GitFailure, RegExp][] = [
+  [
+    'unknown-ref',
+    /couldn't find remote ref|not our ref|no such ref|bad revision|unknown revision|invalid refspec|Needed a single revision|not a valid object name/i,
+  ],
+  [
+    'authentication',
+    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|Permission denied \(|Access denied|returned error: 40[13]|Host key verification failed/i,
+  ],
+  [
+    'not-a-repository',
+    /not a git repository|does not appear to be a git repository|repository '.*' not found|Repository not found|returned error: 404|not valid: is this a git repository/i,
+  ],
+  [
+    'unreachable',
+    /Could not resolve host|Failed to connect|Connection refused|Connection timed out|Network is unreachable|No route to host|Could not resolve hostname|Connection reset|SSL|TLS|ssh: connect to host|Couldn't connect/i,
+  ],
+];
+
+/** A failed run's reason, read from git's (C locale) stderr. */
+export function classify(args: readonly string[], stderr: string): GitError {
+  const kept = redactUrl(stderr.trim());
+  const reason = RULES.find(([, pattern]) => pattern.test(kept))?.[0] ?? 'failed';
+  const lastLine =
+    kept
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .pop() ?? '';
+  return new GitError(reason, `git ${args[0]} failed (${reason}): ${lastLine}`, kept);
+}
