@@ -8,6 +8,7 @@ import {
   commitInfo,
   fetchRef,
   GitError,
+  isBinary,
   isLfsPointer,
   listTree,
   readBlobs,
@@ -198,6 +199,7 @@ describe('reading a fetched commit', () => {
     const lfs = blobs.get(oidOf('docs/big.png'));
     assert.ok(lfs !== undefined && isLfsPointer(lfs));
     assert.ok(!isLfsPointer(Buffer.from('# A\n')));
+    assert.ok(isBinary(BINARY) && !isBinary(Buffer.from('# A\r\n')));
   });
   test('a stream can be left early', async () => {
     const entries = await listTree(cache, second);
