@@ -187,6 +187,13 @@ describe('titleOf: the first ATX heading 1', () => {
     ['`#x` is not a heading', '#x\n', undefined],
     ['no heading', 'text', undefined],
     ['an empty heading', '#\n\n# Real', undefined],
+    ['a heading ends a paragraph', 'intro text\n# Title\n', 'Title'],
+    ['a quoted heading is not the title', '> # Quoted\n\n# Real', 'Real'],
+    ['nor one in a list', '* # Listed\n\n# Real', 'Real'],
+    ['nor one inside an HTML block', '<div>\n# Not\n</div>\n\n# Real', 'Real'],
+    ['nor one in an unclosed fence', '~~~\n# Not\n', undefined],
+    ['indented 4 spaces is code', '    # Not\n', undefined],
+    ['up to 3 spaces of indent', '   # Yes', 'Yes'],
   ];
   for (const [rule, body, title] of rows) {
     test(rule, () => assert.equal(titleOf(body), title));

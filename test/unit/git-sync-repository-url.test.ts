@@ -10,6 +10,7 @@ import {
   isPrivateAddress,
   parseLocalDirs,
   redactUrl,
+  resolveRepository,
 } from '../../src/modules/git-sync/repository-url.js';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'livery-url-')));
@@ -209,4 +210,23 @@ describe('redactUrl: credentials out of any text', () => {
   for (const [text, redacted] of rows) {
     test(redacted, () => assert.equal(redactUrl(text), redacted));
   }
+});
+
+describe('resolveRepository: the whole policy', () => {
+  test('a public host gives its addresses, for pinning', async () => {
+    const lookup = async () => [{ address: '140.82.121.4' }];
+    const { location, addresses } = await resolveRepository('https://github.com/a/b', open, lookup);
+    assert.equal(location.kind, 'remote');
+    assert.deepEqual(addresses, ['140.82.121.4']);
+  });
+  test('a name that resolves to a private address is refused', async () => {
+    const lookup = async () => [{ address: '10.0.0.7' }];
+    await assert.rejects(resolveRepository('git@git.corp:a/b', open, lookup), isRefusal('private'));
+  });
+  test('no lookup when private hosts are allowed, nor for local paths', async () => {
+    const fail = async () => assert.fail('no lookup expected');
+    const allow = { localDirs: [allowed], allowPrivate: true };
+    assert.deepEqual((await resolveRepository('https://git.corp/a', allow, fail)).addresses, []);
+    assert.deepEqual((await resolveRepository(join(allowed, 'repo'), local, fail)).addresses, []);
+  });
 });

@@ -163,6 +163,14 @@ export function isLfsPointer(data: Buffer): boolean {
   );
 }
 
+/**
+ * Whether a blob is binary by git's own rule (a NUL byte in its first 8000 bytes): a `.md` file
+ * that is binary is not a page.
+ */
+export function isBinary(data: Buffer): boolean {
+  return data.subarray(0, 8000).includes(0);
+}
+
 const LFS_HEADER = 'version https://git-lfs.github.com/spec/v1\n';
 
 /** A commit or object id, or a GitError: ids are given to git as arguments. */

@@ -98,13 +98,18 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
       killGroup(child.pid);
     };
     const timer = setTimeout(
-      () => stop(new GitError('timeout', `git ${args[0]} took more than ${timeoutMs} ms`)),
+      () => stop(new GitError('timeout', `git ${commandOf(args)} took more than ${timeoutMs} ms`)),
       timeoutMs,
     );
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxStdout)
-        stop(new GitError('output-too-large', `git ${args[0]}: output over ${maxStdout} bytes`));
+        stop(
+          new GitError(
+            'output-too-large',
+            `git ${commandOf(args)}: output over ${maxStdout} bytes`,
+          ),
+        );
       else chunks.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -171,5 +176,11 @@ export function classify(args: readonly string[], stderr: string): GitError {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .pop() ?? '';
-  return new GitError(reason, `git ${args[0]} failed (${reason}): ${lastLine}`, kept);
+  return new GitError(reason, `git ${commandOf(args)} failed (${reason}): ${lastLine}`, kept);
+}
+
+/** The subcommand, for messages: the first argument that is not `--git-dir <dir>` or an option. */
+function commandOf(args: readonly string[]): string {
+  const at = args[0] === '--git-dir' ? 2 : 0;
+  return args.slice(at).find((arg) => !arg.startsWith('-')) ?? 'command';
 }

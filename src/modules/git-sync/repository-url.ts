@@ -189,8 +189,7 @@ export function isPrivateAddress(address: string): boolean {
  */
 export async function assertPublicHost(
   host: string,
-  resolveName: (host: string) => Promise<readonly { address: string }[]> = (name) =>
-    lookup(name, { all: true, verbatim: true }),
+  resolveName: Resolver = (name) => lookup(name, { all: true, verbatim: true }),
 ): Promise<string[]> {
   if (isIP(host) !== 0) {
     if (isPrivateAddress(host)) throw refuse(`the host ${host} is not a public address`);
@@ -207,6 +206,23 @@ export async function assertPublicHost(
     throw refuse(`the host ${JSON.stringify(host)} resolves to a loopback or private address`);
   }
   return addresses.map((entry) => entry.address);
+}
+
+type Resolver = (host: string) => Promise<readonly { address: string }[]>;
+
+/**
+ * The whole policy: `checkRepositoryUrl`, then, for a remote host when private hosts are not
+ * allowed, `assertPublicHost`. `addresses` pins an https fetch (git-command.ts `fetchRef`);
+ * ssh is not pinned (ssh resolves the name again itself: the window is the time between both).
+ */
+export async function resolveRepository(
+  url: string,
+  policy: UrlPolicy,
+  resolveName?: Resolver,
+): Promise<{ location: RepositoryLocation; addresses: string[] }> {
+  const location = checkRepositoryUrl(url, policy);
+  if (location.kind === 'local' || policy.allowPrivate) return { location, addresses: [] };
+  return { location, addresses: await assertPublicHost(location.host, resolveName) };
 }
 
 /**

@@ -2,6 +2,8 @@ import { isMap, isScalar, parseDocument } from 'yaml';
 import { lineAt } from './gitbook-yaml.js';
 import type { FormatWarning } from './paths.js';
 
+export { titleOf } from './markdown.js';
+
 /**
  * A page file's front matter (reference §3.2): the YAML block between a first line `---` and the
  * next line `---`, mapped onto the page's fields of GitBook's API. Keys of other generators

@@ -27,14 +27,30 @@ export function plainTextOf(children: readonly Token[] | null): string {
 /**
  * The page's title as written in its Markdown: the text of the first ATX `# ` heading (not a
  * setext `===` one: GitBook writes and reads titles as `# `), or undefined when there is none.
+ *
+ * Only the text up to a line that looks like one is parsed (the title is nearly always the
+ * first line, and an import reads thousands of pages): a block before it (a fence, an HTML
+ * block) is parsed as in the whole file, since an ATX heading never continues a paragraph.
  */
 export function titleOf(body: string): string | undefined {
-  const tokens = plainMarkdown.parse(body, {});
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token?.type !== 'heading_open' || token.tag !== 'h1' || token.markup !== '#') continue;
-    const title = plainTextOf(tokens[i + 1]?.children ?? null);
+  const candidate = /^ {0,3}#(?:[ \t]|$)/gm;
+  for (let match = candidate.exec(body); match !== null; match = candidate.exec(body)) {
+    const end = body.indexOf('\n', match.index);
+    const prefix = end < 0 ? body : body.slice(0, end + 1);
+    const tokens = plainMarkdown.parse(prefix, {});
+    const last = tokens.length - 3;
+    const open = tokens[last];
+    if (open?.type !== 'heading_open' || open.tag !== 'h1' || open.markup !== '#') continue;
+    // The heading must be the candidate line itself, not one inside a container (a quote, a list).
+    if (open.level !== 0 || open.map?.[0] !== lineCount(prefix) - 1) continue;
+    const title = plainTextOf(tokens[last + 1]?.children ?? null);
     return title === '' ? undefined : title;
   }
   return undefined;
+}
+
+function lineCount(text: string): number {
+  let count = text.endsWith('\n') ? 0 : 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
