@@ -9,7 +9,11 @@ async function importAndWait(
   spaceId: string,
   body: Record<string, unknown>,
 ): Promise<Record<string, any>> {
-  const queued = await t.request({ method: 'POST', url: `/v1/spaces/${spaceId}/git/import`, payload: body });
+  const queued = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/git/import`,
+    payload: body,
+  });
   assert.equal(queued.statusCode, 204, queued.body);
   for (let i = 0; i < 600; i++) {
     const info = await t.request({ url: `/v1/spaces/${spaceId}/git/info` });
@@ -22,7 +26,11 @@ async function importAndWait(
 }
 
 async function newSpace(t: TestContext): Promise<string> {
-  const res = await t.request({ method: 'POST', url: `/v1/orgs/${t.orgId}/spaces`, payload: { title: 'Docs' } });
+  const res = await t.request({
+    method: 'POST',
+    url: `/v1/orgs/${t.orgId}/spaces`,
+    payload: { title: 'Docs' },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().id;
 }
@@ -39,19 +47,28 @@ describe('Git Sync import', () => {
   });
 
   test('a repository with a SUMMARY, groups, front matter, assets and an include becomes one revision', async () => {
-    const commit = repo.commit({
-      '.gitbook.yaml': 'root: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\nredirects:\n  old/place: guide/install.md\n',
-      'README.md': '---\ndescription: Start here\n---\n\n# Welcome\n\nRead the [install guide](guide/install.md#steps).\n',
-      'SUMMARY.md':
-        '# Table of contents\n\n* [Welcome](README.md)\n\n## Guide <a href="#guide" id="guide"></a>\n\n* [Guide](guide/README.md)\n  * [Install it](guide/install.md "Install")\n* [Elsewhere](https://example.com/x)\n',
-      'guide/README.md': '# Guide\n\nSee [Install](install.md).\n\n{% include "../.gitbook/includes/note.md" %}\n',
-      'guide/install.md':
-        '---\nhidden: true\nicon: rocket\nunknownKey: kept\n---\n\n# Install\n\n## Steps\n\n![A screenshot](<../.gitbook/assets/screen shot (1).png>)\n',
-      '.gitbook/assets/screen shot (1).png': pngOf(640, 480),
-      '.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nA reusable note.\n',
-    }, 'First docs');
+    const commit = repo.commit(
+      {
+        '.gitbook.yaml':
+          'root: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\nredirects:\n  old/place: guide/install.md\n',
+        'README.md':
+          '---\ndescription: Start here\n---\n\n# Welcome\n\nRead the [install guide](guide/install.md#steps).\n',
+        'SUMMARY.md':
+          '# Table of contents\n\n* [Welcome](README.md)\n\n## Guide <a href="#guide" id="guide"></a>\n\n* [Guide](guide/README.md)\n  * [Install it](guide/install.md "Install")\n* [Elsewhere](https://example.com/x)\n',
+        'guide/README.md':
+          '# Guide\n\nSee [Install](install.md).\n\n{% include "../.gitbook/includes/note.md" %}\n',
+        'guide/install.md':
+          '---\nhidden: true\nicon: rocket\nunknownKey: kept\n---\n\n# Install\n\n## Steps\n\n![A screenshot](<../.gitbook/assets/screen shot (1).png>)\n',
+        '.gitbook/assets/screen shot (1).png': pngOf(640, 480),
+        '.gitbook/includes/note.md': '---\ntitle: Note\n---\n\nA reusable note.\n',
+      },
+      'First docs',
+    );
     const spaceId = await newSpace(t);
-    const state = await importAndWait(t, spaceId, { url: `file://${repo.dir}`, ref: 'refs/heads/main' });
+    const state = await importAndWait(t, spaceId, {
+      url: `file://${repo.dir}`,
+      ref: 'refs/heads/main',
+    });
     assert.equal(state.operation.state, 'success', JSON.stringify(state));
     assert.equal(state.operation.direction, 'import');
     assert.ok(state.operation.endedAt);
@@ -64,7 +81,10 @@ describe('Git Sync import', () => {
     assert.equal(revision.pages.length, 2, 'items after a ## group are in the group');
     assert.equal(welcome.title, 'Welcome');
     assert.equal(welcome.description, 'Start here');
-    assert.deepEqual(welcome.git, { oid: repo.git('rev-parse', `${commit}:README.md`), path: 'README.md' });
+    assert.deepEqual(welcome.git, {
+      oid: repo.git('rev-parse', `${commit}:README.md`),
+      path: 'README.md',
+    });
     assert.equal(group.type, 'group');
     assert.equal(group.slug, 'guide');
     const guide = group.pages[0];
@@ -94,13 +114,16 @@ describe('Git Sync import', () => {
     assert.equal(revision.reusableContents[0].title, 'Note');
 
     // The welcome page's link is a reference to the install page, anchor kept.
-    const doc = (await t.request({ url: `/v1/spaces/${spaceId}/content/page/${welcome.id}?format=document` })).json()
-      .document;
+    const doc = (
+      await t.request({ url: `/v1/spaces/${spaceId}/content/page/${welcome.id}?format=document` })
+    ).json().document;
     const linkNode = JSON.stringify(doc);
     assert.match(linkNode, new RegExp(`"kind":"anchor","anchor":"steps","page":"${install.id}"`));
     // The image is the revision's file.
     const installDoc = JSON.stringify(
-      (await t.request({ url: `/v1/spaces/${spaceId}/content/page/${install.id}?format=document` })).json().document,
+      (
+        await t.request({ url: `/v1/spaces/${spaceId}/content/page/${install.id}?format=document` })
+      ).json().document,
     );
     assert.match(installDoc, new RegExp(`"kind":"file","file":"${file.id}"`));
   });
@@ -117,7 +140,10 @@ describe('Git Sync import', () => {
     const ids = (r: any) => JSON.stringify(r.pages, ['id', 'pages']);
     assert.equal(ids(second), ids(first));
     assert.equal(second.pages[0].updatedAt, first.pages[0].updatedAt);
-    assert.deepEqual(second.files.map((f: any) => f.id), first.files.map((f: any) => f.id));
+    assert.deepEqual(
+      second.files.map((f: any) => f.id),
+      first.files.map((f: any) => f.id),
+    );
 
     await importAndWait(t, spaceId, { url: `file://${repo.dir}`, ref: 'main' });
     const third = (await t.request({ url: `/v1/spaces/${spaceId}/content` })).json();
@@ -126,8 +152,18 @@ describe('Git Sync import', () => {
 
   test('refused URLs: 400 naming the url, nothing started', async () => {
     const spaceId = await newSpace(t);
-    for (const url of ['file:///etc', '/etc/passwd', 'http://example.com/x.git', 'https://127.0.0.1/x.git', 'ext::sh -c id']) {
-      const res = await t.request({ method: 'POST', url: `/v1/spaces/${spaceId}/git/import`, payload: { url, ref: 'main' } });
+    for (const url of [
+      'file:///etc',
+      '/etc/passwd',
+      'http://example.com/x.git',
+      'https://127.0.0.1/x.git',
+      'ext::sh -c id',
+    ]) {
+      const res = await t.request({
+        method: 'POST',
+        url: `/v1/spaces/${spaceId}/git/import`,
+        payload: { url, ref: 'main' },
+      });
       assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
       assert.match(res.json().error.message, /url/);
     }
@@ -138,7 +174,10 @@ describe('Git Sync import', () => {
   test('an unknown ref fails with its reason, and the space is unchanged', async () => {
     const spaceId = await newSpace(t);
     const before = (await t.request({ url: `/v1/spaces/${spaceId}/content` })).json();
-    const state = await importAndWait(t, spaceId, { url: `file://${repo.dir}`, ref: 'refs/heads/nope' });
+    const state = await importAndWait(t, spaceId, {
+      url: `file://${repo.dir}`,
+      ref: 'refs/heads/nope',
+    });
     assert.equal(state.operation.state, 'failure');
     assert.match(state.operation.error, /no such ref/i);
     const afterwards = (await t.request({ url: `/v1/spaces/${spaceId}/content` })).json();

@@ -15,6 +15,7 @@ import {
   type SiteFixture,
   type TestContext,
 } from '../helpers/app.js';
+import { pngOf, TestRepo } from '../helpers/git-repo.js';
 
 /**
  * The permission matrix (src/modules/access/permissions.ts), table-driven: every operation of
@@ -91,8 +92,25 @@ let openCr: string;
 /** The site-space showing that space. */
 let contentSiteSpaceId: string;
 
+/** The site's second space, imported from a repository with a file and an include. */
+const repo = new TestRepo();
+const gitSpace = () => `/v1/spaces/${f.spaceIds[1]}`;
+let gitRevisionId: string;
+let fileId: string;
+let reusableId: string;
+
+/** Waits for the second space's Git Sync operation to end (one runs at a time). */
+async function gitIdle(): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const info = await t.request({ url: `${gitSpace()}/git/info` });
+    if (info.statusCode === 404 || info.json().operation.state !== 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the git import never ended');
+}
+
 before(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ GIT_LOCAL_DIRS: repo.root, GIT_CACHE_DIR: `${repo.root}/.cache` });
   f = await createSite(t, 2);
   shareLinkId = expectStatus(
     await t.request({ method: 'POST', url: `${f.base}/share-links`, payload: { name: 'kept' } }),
@@ -133,8 +151,25 @@ before(async () => {
   const shown = siteSpaces.find((s) => s.space.id === f.spaceIds[0]);
   assert.ok(shown, 'a site-space shows the content space');
   contentSiteSpaceId = shown.id;
+
+  repo.commit({
+    'README.md':
+      '# Imported\n\n![x](.gitbook/assets/x.png)\n\n{% include ".gitbook/includes/note.md" %}\n',
+    '.gitbook/assets/x.png': pngOf(2, 2),
+    '.gitbook/includes/note.md': '---\ntitle: Note\n---\nA note.\n',
+  });
+  await owner('POST', `${gitSpace()}/git/import`, 204, { url: `file://${repo.dir}`, ref: 'main' });
+  await gitIdle();
+  const imported = await owner('GET', `${gitSpace()}/content`, 200);
+  gitRevisionId = imported.id as string;
+  fileId = (imported.files as { id: string }[])[0]?.id as string;
+  reusableId = (imported.reusableContents as { id: string }[])[0]?.id as string;
+  assert.ok(fileId && reusableId, 'the fixture repository has a file and an include');
 });
-after(async () => t.close());
+after(async () => {
+  await t.close();
+  repo.dispose();
+});
 
 const as = (caller: Caller, method: Method, url: string, payload?: object) =>
   t.app.inject({
@@ -743,6 +778,59 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     success: 200,
     call: async () => ({ url: `${content()}/revisions/${revisionId}/page/${pageId}/document` }),
+  },
+
+  // Files, reusable contents and Git Sync (docs/git-sync.md).
+  ...(
+    [
+      ['listFiles', () => `${gitSpace()}/content/files`],
+      ['getFileById', () => `${gitSpace()}/content/files/${fileId}`],
+      ['getReusableContentById', () => `${gitSpace()}/content/reusable-contents/${reusableId}`],
+      ['listFilesInRevisionById', () => `${gitSpace()}/revisions/${gitRevisionId}/files`],
+      ['getFileInRevisionById', () => `${gitSpace()}/revisions/${gitRevisionId}/files/${fileId}`],
+      [
+        'getReusableContentInRevisionById',
+        () => `${gitSpace()}/revisions/${gitRevisionId}/reusable-contents/${reusableId}`,
+      ],
+      [
+        'getReusableContentDocumentInRevisionById',
+        () => `${gitSpace()}/revisions/${gitRevisionId}/reusable-contents/${reusableId}/document`,
+      ],
+      [
+        'listFilesInChangeRequestById',
+        () => `${content()}/change-requests/${openCr}/content/files`,
+      ],
+      [
+        'getFileInChangeRequestById',
+        () => `${content()}/change-requests/${openCr}/content/files/none`,
+        404,
+      ],
+      [
+        'getReusableContentInChangeRequestById',
+        () => `${content()}/change-requests/${openCr}/content/reusable-contents/none`,
+        404,
+      ],
+      ['getSpaceGitInfo', () => `${gitSpace()}/git/info`],
+    ] as [string, () => string, number?][]
+  ).map(
+    ([operationId, url, success = 200]): Operation => ({
+      operationId,
+      method: 'GET',
+      success,
+      call: async () => ({ url: url() }),
+    }),
+  ),
+  {
+    operationId: 'importGitRepository',
+    method: 'POST',
+    success: 204,
+    call: async () => {
+      await gitIdle();
+      return {
+        url: `${gitSpace()}/git/import`,
+        payload: { url: `file://${repo.dir}`, ref: 'main' },
+      };
+    },
   },
 
   // Change requests.

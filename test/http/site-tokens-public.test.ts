@@ -19,6 +19,7 @@ import {
 import type { Shape } from '../../src/settings/override-rules.js';
 import { SETTINGS_SHAPE, SettingsSchema } from '../../src/settings/settings-schema.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
+import { pngOf, TestRepo } from '../helpers/git-repo.js';
 import { describeViolation, versionsOf } from '../helpers/gitbook-conformance.js';
 import { judge } from '../helpers/gitbook-spec.js';
 import { apiOperations } from '../helpers/openapi-operations.js';
@@ -36,9 +37,36 @@ let site: PublishedSite;
 let token: string;
 let traces: ChangeRequestTraces;
 
+/** The second space's content comes from Git: its revision has a file and a reusable content. */
+const repo = new TestRepo();
+
 before(async () => {
-  t = await createTestApp({ PUBLIC_URL: PUBLIC });
+  t = await createTestApp({ PUBLIC_URL: PUBLIC, GIT_LOCAL_DIRS: repo.root });
   site = await publishedSite(t, 'acme', { second: true });
+  repo.commit({
+    'README.md':
+      '# Zweite\n\n![x](.gitbook/assets/x.png)\n\n{% include ".gitbook/includes/n.md" %}\n',
+    '.gitbook/assets/x.png': pngOf(3, 3),
+    '.gitbook/includes/n.md': '---\ntitle: Hinweis\n---\nEin Hinweis.\n',
+  });
+  const second = site.second?.spaceId as string;
+  expectStatus(
+    await t.request({
+      method: 'POST',
+      url: `/v1/spaces/${second}/git/import`,
+      payload: { url: `file://${repo.dir}`, ref: 'main' },
+    }),
+    204,
+  );
+  for (let i = 0; ; i++) {
+    const info = expectStatus(await t.request({ url: `/v1/spaces/${second}/git/info` }), 200);
+    if ((info.operation as { state: string }).state === 'success') break;
+    assert.ok(
+      i < 400 && (info.operation as { state: string }).state === 'running',
+      JSON.stringify(info),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   traces = await changeRequestsOf(t, site.tree.spaceId);
   const lookup = { url: `${PUBLIC}acme/de` };
   token = expectStatus(
@@ -46,7 +74,10 @@ before(async () => {
     200,
   ).apiToken as string;
 });
-after(async () => t.close());
+after(async () => {
+  await t.close();
+  repo.dispose();
+});
 
 const asToken = (method: string, url: string, payload?: object): Promise<LightMyRequestResponse> =>
   t.app.inject({
@@ -309,7 +340,25 @@ async function urlsFor(
       200,
     ).pages as { id: string; type: string; path: string }[];
     const page = pages.find((p) => p.type === 'document') as { id: string; path: string };
+    // Files and reusable contents: those of the revision (the imported space's), else none.
+    const read = await t.request({
+      method: 'GET',
+      url: `/v1/spaces/${spaceId}/revisions/${revision}`,
+    });
+    const record = read.statusCode === 200 ? read.json() : { files: [], reusableContents: [] };
+    const fileId: string | undefined = record.files[0]?.id;
+    const reusableId: string | undefined = record.reusableContents[0]?.id;
+    const needs = (name: string, id: string | undefined) =>
+      path.includes(`{${name}}`) && id === undefined;
+    if (
+      revisionId === undefined &&
+      (needs('fileId', fileId) || needs('reusableContentId', reusableId))
+    ) {
+      continue; // this space's revision has none to read
+    }
     const filled = path
+      .replace('{fileId}', fileId ?? 'none')
+      .replace('{reusableContentId}', reusableId ?? 'none')
       .replace('{organizationId}', t.orgId)
       .replace('{siteId}', site.siteId)
       .replace('{spaceId}', spaceId)

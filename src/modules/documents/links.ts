@@ -88,8 +88,25 @@ export function refOf(href: string, links: PageLinks = {}): Ref {
   const target = hash === -1 ? href : href.slice(0, hash);
   const anchor = hash === -1 ? '' : decode(href.slice(hash + 1));
   const page = pageIdAt(target, links);
-  if (page === undefined) return { kind: 'url', url: href };
+  if (page === undefined) return importedTarget(target, href, links);
   return anchor === '' ? { kind: 'page', page } : { kind: 'anchor', anchor, page };
+}
+
+/**
+ * A relative target of an imported page that is no page: a file of the revision (a download), or,
+ * for a Markdown file or folder the revision does not have, GitBook's broken-link form
+ * (`broken-reference`, what GitBook writes for a link to a missing page). The Markdown keeps the
+ * link as written. Anything else stays a URL.
+ */
+function importedTarget(target: string, href: string, links: PageLinks): Ref {
+  if (links.file === undefined || target === '' || target.includes('?'))
+    return { kind: 'url', url: href };
+  const path = resolveRepoPath(links.file, target);
+  const file = path === undefined ? undefined : links.files?.get(path);
+  if (file !== undefined) return { kind: 'file', file };
+  if (/\.md$|\/$/i.test(target) || path === undefined)
+    return { kind: 'url', url: 'broken-reference' };
+  return { kind: 'url', url: href };
 }
 
 function pageIdAt(target: string, links: PageLinks): string | undefined {

@@ -211,7 +211,8 @@ function contentRefHtml(ref: Ref, s: State): SafeHtml {
 
 /** Where a reference leads on the site, or undefined (a page it does not have, a refused URL). */
 function refHref(ref: Ref, s: State): SafeUrl | undefined {
-  if (ref.kind === 'url') return attrUrl(ref.url);
+  // GitBook's form of a link to a page that does not exist: shown as its text.
+  if (ref.kind === 'url') return ref.url === 'broken-reference' ? undefined : attrUrl(ref.url);
   if (ref.kind === 'file') {
     const file = s.file?.(ref.file);
     return file === undefined ? undefined : attrUrl(file.url);

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ifNoneMatchHits } from '../../http/conditional.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { ListSchema, PageQuery, pageRequest, toPage } from '../../http/pagination.js';
 import { responses, SpaceParams } from '../../http/schemas.js';
 import type { ContentService, ContentSource } from '../content/service.js';
+import { JsonDocumentSchema } from '../documents/schema.js';
 import { contentTypeOf, INLINE_IMAGES } from './file-types.js';
 import { ReusableContentSchema, RevisionFileSchema } from './schemas.js';
 import type { FilesService } from './service.js';
@@ -157,6 +159,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{
           { evaluated: Type.Optional(Type.Boolean()), dereferenced: Type.Optional(Type.Boolean()) },
           { additionalProperties: false },
         ),
+        response: responses({ 200: JsonDocumentSchema }, [400]),
       },
     },
     async (request, reply) => {
@@ -164,7 +167,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{
       const revision = await content.revisionFor(spaceId, { kind: 'revision', revisionId });
       const item = await files.reusableContent(revision, reusableContentId);
       const json = await content.reusableDocumentJson(revision, item);
-      return reply.type('application/json; charset=utf-8').send(json);
+      return sendJsonText(reply, json);
     },
   );
 };
