@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { pngOf, TestRepo } from '../helpers/git-repo.js';
 
@@ -8,7 +9,7 @@ async function importAndWait(
   t: TestContext,
   spaceId: string,
   body: Record<string, unknown>,
-): Promise<Record<string, any>> {
+): Promise<ReturnType<LightMyRequestResponse['json']>> {
   const queued = await t.request({
     method: 'POST',
     url: `/v1/spaces/${spaceId}/git/import`,
@@ -137,12 +138,12 @@ describe('Git Sync import', () => {
     assert.equal(state.operation.state, 'success', JSON.stringify(state));
     const second = (await t.request({ url: `/v1/spaces/${spaceId}/content` })).json();
     assert.notEqual(second.id, first.id);
-    const ids = (r: any) => JSON.stringify(r.pages, ['id', 'pages']);
+    const ids = (r: { pages: unknown }) => JSON.stringify(r.pages, ['id', 'pages']);
     assert.equal(ids(second), ids(first));
     assert.equal(second.pages[0].updatedAt, first.pages[0].updatedAt);
     assert.deepEqual(
-      second.files.map((f: any) => f.id),
-      first.files.map((f: any) => f.id),
+      second.files.map((f: { id: string }) => f.id),
+      first.files.map((f: { id: string }) => f.id),
     );
 
     await importAndWait(t, spaceId, { url: `file://${repo.dir}`, ref: 'main' });
