@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import type { GitSyncState } from '../../src/modules/git-sync/state.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { pngOf, TestRepo } from '../helpers/git-repo.js';
 
@@ -9,7 +9,7 @@ async function importAndWait(
   t: TestContext,
   spaceId: string,
   body: Record<string, unknown>,
-): Promise<ReturnType<LightMyRequestResponse['json']>> {
+): Promise<GitSyncState> {
   const queued = await t.request({
     method: 'POST',
     url: `/v1/spaces/${spaceId}/git/import`,
