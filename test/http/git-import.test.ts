@@ -180,7 +180,7 @@ describe('Git Sync import', () => {
       ref: 'refs/heads/nope',
     });
     assert.equal(state.operation.state, 'failure');
-    assert.match(state.operation.error, /no such ref/i);
+    assert.match(state.operation.error ?? '', /no such ref/i);
     const afterwards = (await t.request({ url: `/v1/spaces/${spaceId}/content` })).json();
     assert.equal(afterwards.id, before.id);
   });
