@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { ensureChromium } from './chromium.js';
+import { ensureGit } from './git.js';
 
 const TIERS = ['unit', 'http', 'process', 'browser', 'conformance', 'performance'] as const;
 type Tier = (typeof TIERS)[number];
@@ -95,6 +96,10 @@ async function postgresReachable(url: string): Promise<string | undefined> {
     await client.end().catch(() => {});
   }
 }
+
+// Git Sync's tests make real repositories with Debian's git: installed here when missing.
+const git = ensureGit((line) => process.stdout.write(`${line}\n`));
+if (git !== undefined) process.stdout.write(`git: ${git}\n`);
 
 // The browser tests need Debian's Chromium: installed here when missing (and allowed).
 if (tiers.includes('browser')) {
