@@ -158,6 +158,22 @@ describe('fetchRef: one commit into a bare cache repository', () => {
     );
     assert.ok(Date.now() - started < 5000);
   });
+  test('no git on the PATH is a failure, not a hang', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = join(scratch, 'no-such-dir');
+    try {
+      await assert.rejects(
+        runGit(['version']),
+        (e: unknown) => e instanceof GitError && e.reason === 'failed',
+      );
+      await assert.rejects(
+        readBlobs(scratch, ['d'.repeat(40)]),
+        (e: unknown) => e instanceof GitError,
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+  });
   test('an output cap', async () => {
     await assert.rejects(
       runGit(['--git-dir', join(source, '.git'), 'cat-file', '-p', 'HEAD'], { maxStdout: 10 }),

@@ -38,7 +38,11 @@ export async function* streamBlobs(
     failure = new GitError('timeout', `git cat-file took more than ${options.timeoutMs} ms`);
     killGroup(child.pid);
   }, options.timeoutMs ?? 600_000);
-  const exited = once(child, 'close');
+  // 'error' when git could not be started: then no 'close' may come.
+  const exited = new Promise((done) => {
+    child.once('close', done);
+    child.once('error', done);
+  });
   void feed(child.stdin, wanted);
   const reader = new ChunkReader(child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
   try {

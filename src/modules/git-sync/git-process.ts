@@ -115,9 +115,11 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
     });
-    child.on('error', (error) =>
-      stop(new GitError('failed', `git could not run: ${error.message}`)),
-    );
+    child.on('error', (error) => {
+      // Git could not be started: there may be no 'close' to wait for.
+      clearTimeout(timer);
+      reject(new GitError('failed', `git could not run: ${error.message}`));
+    });
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => {
