@@ -170,6 +170,26 @@ describe('front matter: every key of reference §3.2', () => {
       });
     });
   }
+  test('nested aliases do not expand into billions of values', () => {
+    let yaml = 'a: &a [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i < 9; i++) {
+      const from = i === 1 ? 'a' : 'b'.repeat(i - 1);
+      yaml += `${'b'.repeat(i)}: &${'b'.repeat(i)} [${Array(10).fill(`*${from}`).join(', ')}]\n`;
+    }
+    const page = splitPage(`---\n${yaml}vars:\n  boom: *bbbbbbbb\n---\n# T\n`, 'bomb.md');
+    assert.deepEqual(page.frontMatter, { extra: {} });
+    assert.equal(page.warnings.length, 1);
+    assert.equal(page.body, '# T\n');
+  });
+  test('`__proto__` is an ordinary unknown key', () => {
+    const page = splitPage('---\n__proto__:\n  hidden: true\nconstructor: x\n---\n', 'p.md');
+    assert.equal(Object.getPrototypeOf(page.frontMatter.extra), Object.prototype);
+    assert.equal(
+      JSON.stringify(page.frontMatter.extra),
+      '{"__proto__":{"hidden":true},"constructor":"x"}',
+    );
+    assert.equal(page.frontMatter.hidden, undefined);
+  });
   test('the block is kept as written, for export', () => {
     assert.equal(splitPage('---\na: 1 # c\n---\nx', 'p.md').raw, 'a: 1 # c\n');
   });

@@ -138,6 +138,18 @@ describe('fetchRef: one commit into a bare cache repository', () => {
       });
     });
   }
+  test('an https fetch is pinned to the checked addresses, whatever DNS says', async () => {
+    const pinned = checkRepositoryUrl('https://pinned.invalid:9/r.git', policy);
+    await assert.rejects(
+      fetchRef(join(scratch, 'c7'), pinned, 'main', { addresses: ['127.0.0.1'] }),
+      (error: unknown) =>
+        error instanceof GitError &&
+        error.reason === 'unreachable' &&
+        // `.invalid` never resolves: connecting at all shows that the pinned address was used.
+        !/resolve host/i.test(error.stderr) &&
+        /connect/i.test(error.stderr),
+    );
+  });
   test('a time limit kills git and its children', async () => {
     const started = Date.now();
     await assert.rejects(
@@ -145,6 +157,22 @@ describe('fetchRef: one commit into a bare cache repository', () => {
       (error: unknown) => error instanceof GitError && error.reason === 'timeout',
     );
     assert.ok(Date.now() - started < 5000);
+  });
+  test('no git on the PATH is a failure, not a hang', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = join(scratch, 'no-such-dir');
+    try {
+      await assert.rejects(
+        runGit(['version']),
+        (e: unknown) => e instanceof GitError && e.reason === 'failed',
+      );
+      await assert.rejects(
+        readBlobs(scratch, ['d'.repeat(40)]),
+        (e: unknown) => e instanceof GitError,
+      );
+    } finally {
+      process.env.PATH = path;
+    }
   });
   test('an output cap', async () => {
     await assert.rejects(

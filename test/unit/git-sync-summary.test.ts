@@ -152,6 +152,18 @@ describe('SUMMARY.md (reference §2)', () => {
       });
     });
   }
+  test('nesting as deep as it is written (30 levels)', () => {
+    let text = '';
+    for (let i = 0; i < 30; i++) text += `${'  '.repeat(i)}* [P${i}](p${i}.md)\n`;
+    const { entries, warnings } = parseSummary(text, { file: 'SUMMARY.md' });
+    let depth = 0;
+    for (let level = entries; level.length > 0; depth++) {
+      const first = level[0];
+      level = first?.kind === 'page' ? first.children : [];
+    }
+    assert.equal(depth, 30);
+    assert.deepEqual(warnings, []);
+  });
   test('pagesOf walks pages depth first, groups included', () => {
     const { entries } = parseSummary(
       '* [A](a.md)\n  * [B](b.md)\n\n## G\n\n* [C](c.md)\n* [L](https://x.y)\n',

@@ -34,11 +34,16 @@ export async function* streamBlobs(
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4096);
   });
+  const timeoutMs = options.timeoutMs ?? 600_000;
   const timer = setTimeout(() => {
-    failure = new GitError('timeout', `git cat-file took more than ${options.timeoutMs} ms`);
+    failure = new GitError('timeout', `git cat-file took more than ${timeoutMs} ms`);
     killGroup(child.pid);
-  }, options.timeoutMs ?? 600_000);
-  const exited = once(child, 'close');
+  }, timeoutMs);
+  // 'error' when git could not be started: then no 'close' may come.
+  const exited = new Promise((done) => {
+    child.once('close', done);
+    child.once('error', done);
+  });
   void feed(child.stdin, wanted);
   const reader = new ChunkReader(child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
   try {
@@ -66,7 +71,11 @@ export async function* streamBlobs(
 }
 
 /** All blobs in a map: for small sets (configuration files); pages go through streamBlobs. */
-export async function readBlobs(dir: string, oids: Iterable<string>, options: BlobOptions = {}) {
+export async function readBlobs(
+  dir: string,
+  oids: Iterable<string>,
+  options: BlobOptions = {},
+): Promise<Map<string, Buffer>> {
   const blobs = new Map<string, Buffer>();
   for await (const blob of streamBlobs(dir, new Set(oids), options)) blobs.set(blob.oid, blob.data);
   return blobs;

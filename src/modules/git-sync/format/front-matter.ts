@@ -118,15 +118,24 @@ function mapFrontMatter(raw: string, warn: Warn): FrontMatter {
     warn('the front matter is not a YAML mapping: the page is imported without it');
     return out;
   }
+  // Whole-document conversion, so that yaml's alias limit applies: a few lines of nested
+  // aliases would otherwise expand into billions of values when the page is stored.
+  let data: Record<string, unknown>;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch {
+    warn(
+      'the front matter expands into too much data (YAML aliases): the page is imported without it',
+    );
+    return out;
+  }
   for (const pair of doc.contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     if (key === undefined) continue;
     const offset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
-    const value: unknown =
-      pair.value === null ? null : (pair.value as { toJSON(): unknown }).toJSON();
-    const bad = () =>
+    if (!assign(out, key, Object.hasOwn(data, key) ? data[key] : null)) {
       warn(`front matter \`${key}\` has a value Livery cannot use: ignored`, offset);
-    if (!assign(out, key, value)) bad();
+    }
   }
   return out;
 }
@@ -186,7 +195,13 @@ function assign(out: FrontMatter, key: string, value: unknown): boolean {
       out.vars = value;
       return true;
     default:
-      out.extra[key] = value;
+      // An own member even for `__proto__`, which an assignment would make the prototype.
+      Object.defineProperty(out.extra, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       return true;
   }
 }

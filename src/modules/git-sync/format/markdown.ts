@@ -4,10 +4,13 @@ import type Token from 'markdown-it/lib/token.mjs';
 /**
  * A plain CommonMark parser for the structure files (SUMMARY.md) and titles: raw HTML on, since
  * GitBook writes anchors as `<a href="#x" id="x"></a>` inside headings; no linkify, no
- * typographer, so that text stays as written. The page parser of src/modules/documents is not
+ * typographer, so that text stays as written; nesting up to 200 (the preset's 20 stops a
+ * SUMMARY at 9 levels, silently). The page parser of src/modules/documents is not
  * used here: its GitBook block syntax has nothing to do with a table of contents.
  */
 export const plainMarkdown = new MarkdownIt('commonmark', { html: true });
+// Not in markdown-it's option types, though its parsers read it from the options.
+(plainMarkdown.options as { maxNesting?: number }).maxNesting = 200;
 
 /** The plain text of inline tokens: text, code and entities, without markup or raw HTML. */
 export function plainTextOf(children: readonly Token[] | null): string {
