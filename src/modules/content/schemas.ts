@@ -19,7 +19,12 @@ const Evaluated = Type.Union([Type.Boolean(), Type.Literal('deterministic-only')
 export const PageReadQuery = Type.Object({
   format: Type.Optional(PageFormat),
   evaluated: Type.Optional(Evaluated),
-  metadata: Type.Optional(Type.Boolean({ description: 'Accepted; Livery has no git metadata' })),
+  metadata: Type.Optional(
+    Type.Boolean({
+      description:
+        "Accepted: the Git metadata (Revision.git, a page's git blob) is always included",
+    }),
+  ),
   computed: Type.Optional(
     Type.Boolean({ description: 'Accepted; Livery has no computed content' }),
   ),
@@ -30,13 +35,18 @@ export const DocumentReadQuery = Type.Object({
   dereferenced: Type.Optional(
     Type.Union([Type.Boolean(), Type.Literal('reusable-contents')], {
       description:
-        "Accepted (true, false or `reusable-contents`, what GitBook's renderer sends); Livery has no reusable content to dereference",
+        "Accepted (true, false or `reusable-contents`, what GitBook's renderer sends); reusable-content blocks stay references (the published site renders them in place)",
     }),
   ),
 });
 
 export const TreeReadQuery = Type.Object({
-  metadata: Type.Optional(Type.Boolean({ description: 'Accepted; Livery has no git metadata' })),
+  metadata: Type.Optional(
+    Type.Boolean({
+      description:
+        "Accepted: the Git metadata (Revision.git, a page's git blob) is always included",
+    }),
+  ),
   computed: Type.Optional(
     Type.Boolean({ description: 'Accepted; Livery has no computed content' }),
   ),
