@@ -293,7 +293,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerWorkerMetrics(app.metricsRegistry, workers);
   const services = buildServices(deps, workers);
   services.gitSync.useLog(app.log);
-  installRevalidation(app, config, deps.db);
+  const revalidateSpace = installRevalidation(app, config, deps.db);
+  if (revalidateSpace !== undefined) services.gitSync.onImported(revalidateSpace);
   // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).
   app.addHook('onReady', (done) => {
     services.audit.start((error) => app.log.warn({ err: error }, 'audit log pruning failed'));

@@ -44,6 +44,12 @@ export class GitSyncService {
     },
   ) {}
 
+  private imported: ((spaceId: string) => void) | undefined;
+  /** Called after an import changed a space's current revision (renderer revalidation). */
+  onImported(listener: (spaceId: string) => void): void {
+    this.imported = listener;
+  }
+
   /** Where operations are logged (the server's logger; silent until given one). */
   private log: FastifyBaseLogger = pino({ level: 'silent' });
   useLog(log: FastifyBaseLogger): void {
@@ -157,6 +163,7 @@ export class GitSyncService {
           commit_oid: outcome.commit,
         });
       }
+      if (outcome.kind === 'imported' && input.standalone !== true) this.imported?.(spaceId);
       log.info(
         { outcome: outcome.kind, commit: outcome.commit, warnings: outcome.warnings.length },
         'git import ended',

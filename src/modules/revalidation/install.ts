@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { siteTag, spaceTag } from './cache-headers.js';
 import { RevalidationNotifier } from './notifier.js';
 import { tagLookups } from './repository.js';
 import { tagsOf, triggerOf } from './triggers.js';
@@ -10,9 +11,13 @@ import { tagsOf, triggerOf } from './triggers.js';
  * triggers.ts answered 2xx, its tags go to the renderer. Installed on the root after `/metrics`
  * and before the routes. Without RENDERER_REVALIDATE_URL it installs nothing.
  */
-export function installRevalidation(app: FastifyInstance, config: Config, db: Db): void {
+export function installRevalidation(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+): ((spaceId: string) => void) | undefined {
   const settings = config.rendererRevalidation;
-  if (settings === undefined) return;
+  if (settings === undefined) return undefined;
   const log = app.log.child({ module: 'revalidation' });
   const notifier = new RevalidationNotifier(settings, log, app.metricsRegistry);
   const lookups = tagLookups(db);
@@ -53,4 +58,18 @@ export function installRevalidation(app: FastifyInstance, config: Config, db: Db
     await Promise.all(running);
     await notifier.close();
   });
+
+  // A write that ends after its request (a Git import, docs/git-sync.md): the space's content
+  // changed, so its tag and those of the sites showing it go, as for a merge.
+  return (spaceId) => {
+    const lookup = lookups
+      .sitesShowing(spaceId)
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'renderer revalidation: a tag look-up failed');
+        return [] as string[];
+      })
+      .then((sites) => notifier.notify([spaceTag(spaceId), ...sites.map(siteTag)]));
+    running.add(lookup);
+    void lookup.finally(() => running.delete(lookup));
+  };
 }
