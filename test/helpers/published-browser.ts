@@ -25,8 +25,8 @@ export interface BrowserSuite {
   close(): Promise<void>;
 }
 
-export async function startBrowserSuite(): Promise<BrowserSuite> {
-  const t = await createTestApp();
+export async function startBrowserSuite(env: Record<string, string> = {}): Promise<BrowserSuite> {
+  const t = await createTestApp(env);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address();
   assert.ok(address !== null && typeof address === 'object');
