@@ -15,7 +15,7 @@ import { isLoneTag } from './blocks/index.js';
 
 /** `{% name attr="value" … %}`; a quoted value may hold anything but `"` (`%}` too). */
 const TAG =
-  /^\{%\s*(@[\w.-]+\/[\w.-]+|[a-z][\w-]*)((?:\s+(?:"[^"]*"|[^"%]|%(?!\}))*?)?)\s*%\}\s*$/i;
+  /^\{%\s*(@[\w.-]+(?:\/[\w.-]+)?|[a-z][\w-]*)((?:\s+(?:"[^"]*"|[^"%]|%(?!\}))*?)?)\s*%\}\s*$/i;
 
 /**
  * A paired tag on one line, `{% file src="a.pdf" %}Caption{% endfile %}`: its name, attributes
