@@ -37,6 +37,7 @@ export function updatesOf(name: string, attributes: Record<string, string>, inne
   const items = groupItems(inner, 'update', (nodes) => block('update', nodes, { date: '' }));
   // Content before the first dated update has no date to stand under: it stays before the block.
   const undated = items[0]?.data.date === '' ? ((items.shift()?.nodes ?? []) as Block[]) : [];
+  if (items.length === 0) return undated;
   return [...undated, { ...block('updates', items, { format }), isVoid: false }];
 }
 
