@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import { html, type SafeHtml } from '../../../html/safe-html.js';
 import { attrUrl } from '../../../html/safe-url.js';
 import { fileRefOf, type PageLinks } from '../links.js';
@@ -18,11 +19,15 @@ export function fileOf(attributes: Record<string, string>, inner: Block[], links
   if (ref.kind === 'file') return [voidBlock('file', { ref })];
   const caption = inner.length === 1 && inner[0]?.type === 'paragraph' ? inner[0] : undefined;
   const label = caption?.nodes ?? [text(src.split('/').pop() ?? src)];
+  // Encoded as a Markdown link's target is (`a b.pdf` → `a%20b.pdf`): it reads back the same.
+  const url = { kind: 'url' as const, url: markdownLinks.normalizeLink(src) };
   return [
-    paragraph([link(ref, label.filter((n) => n.object === 'text') as ReturnType<typeof text>[])]),
+    paragraph([link(url, label.filter((n) => n.object === 'text') as ReturnType<typeof text>[])]),
     ...(caption === undefined ? inner : []),
   ];
 }
+
+const markdownLinks = new MarkdownIt();
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
