@@ -121,6 +121,12 @@ export function joinHtml(items: readonly SafeHtml[], separator: SafeHtml): SafeH
 export const highlightedCode = (block: string): SafeHtml => new Markup(block);
 
 /**
+ * A formula typeset by KaTeX (documents/blocks/math.ts `mathHtml`, with `trust` off): KaTeX
+ * escapes the formula's text and attributes itself, and refuses links and raw HTML commands.
+ */
+export const katexMath = (markup: string): SafeHtml => new Markup(markup);
+
+/**
  * CSS inside `<style>`: it cannot end the element, since `</` is written `<\/` (which CSS reads
  * the same in the places generated CSS may hold it: strings and escapes).
  */

@@ -327,6 +327,7 @@ describe('every block and inline of the document model, from any source, stays t
       type: 'inline-image',
       data: { ref: { kind: 'url', url: h }, alt: h, caption: h },
     },
+    { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: h } },
   ];
   const documentOf = (h: string): JsonDocument => {
     const p = block('paragraph', {}, inlines(h));
@@ -369,6 +370,33 @@ describe('every block and inline of the document model, from any source, stays t
         block('content-ref', { ref: { kind: 'url', url: h } }),
         block('content-ref', { ref: { kind: 'page', page: h } }),
         block('embed', { url: h }),
+        // The Liquid-tag blocks (documents/blocks/).
+        block('stepper', {}, [block('stepper-step', {}, [p])]),
+        block('columns', { fullWidth: h }, [
+          block('column', { width: { unit: h, value: h }, verticalAlignment: h }, [p]),
+          block('column', { width: h }, [p]),
+        ]),
+        block('code', { syntax: 'mermaid', title: h, overflow: h, lineNumbers: true }, [
+          block('code-line', {}, [text(h)]),
+        ]),
+        block('math', { formula: h }),
+        block('math', {
+          formula: `\\href{${h}}{x}\\url{${h}}\\htmlClass{${h}}{y}\\color{${h}}{z}`,
+        }),
+        block('file', { ref: { kind: 'file', file: h } }),
+        block('reusable-content', { ref: { kind: 'reusable-content', reusableContent: h } }),
+        block('swagger', { ref: { kind: 'url', url: h }, path: h, method: h }),
+        block('swagger', { ref: { kind: 'file', file: h }, path: h, method: 'get' }),
+        block('openapi-operation', { ref: { kind: 'openapi', spec: h }, path: h, method: h }),
+        block('openapi-schemas', { ref: { kind: 'openapi', spec: h }, schemas: [h], title: h }),
+        block('if', { expression: h }, [p]),
+        block('prompt', { description: h, icon: h, defaultExpanded: h }, [
+          block('code', { syntax: h }, [block('code-line', {}, [text(h)])]),
+        ]),
+        block('updates', { format: h }, [
+          block('update', { date: h, tags: [{ kind: 'tag', tag: h }] }, [p]),
+        ]),
+        block('integration', { integration: h, block: h, props: { [h]: h, n: { h } } }),
         block(h, { h }, [p]),
       ],
     } as unknown as JsonDocument;
@@ -376,7 +404,12 @@ describe('every block and inline of the document model, from any source, stays t
 
   test('rendered with and without the site addresses, parsed by a browser', async () => {
     for (const h of HOSTILE) {
-      for (const options of [{}, { newTab: true, pageHref: () => h, pageTitle: () => h }]) {
+      const inner = documentOf(h);
+      const file = () => ({ url: h, name: h, contentType: h, size: 1 });
+      for (const options of [
+        {},
+        { newTab: true, pageHref: () => h, pageTitle: () => h, file, reusableContent: () => inner },
+      ]) {
         const body = documentToHtml(documentOf(h), options);
         await assertInert(`<!doctype html><html><body>${body}</body></html>`, h);
       }

@@ -68,7 +68,44 @@ const pageBody = (version: SpecVersion): SchemaPatch => ({
   reason: `${version}: RevisionPageDocument = allOf [RevisionPageBase, Document, …] and Document's "Empty" branch ({properties: {}, additionalProperties: false}) can never match an object that also has a page's fields, so a document page without its body matches no branch of Document; the branch is read as "no markdown and no document"`,
 });
 
+/**
+ * `PlainObject` (an integration block's `props`) is `{properties: {}, additionalProperties:
+ * {oneOf: [PlainObject, string, boolean, number, array]}}` without `type: object`: a string, a
+ * boolean, a number or an array then matches the PlainObject branch too, so every primitive
+ * value matches two branches of the oneOf and only nested objects could ever be props. It means
+ * an object of those values: the patch adds `type: object` (arrays are not objects there).
+ */
+const PLAIN_VALUE = {
+  oneOf: [
+    { $ref: '#/components/schemas/PlainObject' },
+    { type: 'string' },
+    { type: 'boolean' },
+    { type: 'number' },
+    {
+      type: 'array',
+      items: {
+        oneOf: [
+          { type: 'string' },
+          { type: 'boolean' },
+          { type: 'number' },
+          { $ref: '#/components/schemas/PlainObject' },
+        ],
+      },
+    },
+  ],
+};
+const plainObject: SchemaPatch = {
+  kind: 'replace',
+  version: '0.202',
+  at: '/components/schemas/PlainObject',
+  was: { properties: {}, additionalProperties: PLAIN_VALUE },
+  by: { type: 'object', properties: {}, additionalProperties: PLAIN_VALUE },
+  reason:
+    'PlainObject has no `type: object`: every primitive prop matches two branches of its oneOf, so integration blocks could hold no string, number or boolean prop',
+};
+
 export const UNSATISFIABLE: readonly SchemaPatch[] = [
+  plainObject,
   pageBody('0.202'),
   pageBody('0.130'),
   pageBody('0.91'),

@@ -20,15 +20,26 @@ interface ParsedDocument {
 export async function findActive(page: Page, html: string): Promise<string[]> {
   const { findings, styles } = await page.evaluate((source) => {
     const TAGS = new Set(
-      'html head meta title link script style body div header a span img form input nav ul ol li details summary button svg path circle rect text main h1 h2 h3 p article section small footer blockquote hr pre code figure figcaption table thead tbody tr th td label strong em s br'.split(
+      'html head meta title link script style body div header a span img form input nav ul ol li details summary button svg path circle rect text main h1 h2 h3 p article section small footer blockquote hr pre code figure figcaption table thead tbody tr th td label strong em s br dl dt dd time'.split(
         ' ',
       ),
     );
+    // MathML, as KaTeX writes a formula (documents/blocks/math.ts): presentation elements only.
+    for (const tag of 'math semantics annotation mrow mi mo mn ms mtext mspace mfrac msqrt mroot msub msup msubsup munder mover munderover mtable mtr mtd mpadded mphantom mstyle menclose mlabeledtr merror'.split(
+      ' ',
+    )) {
+      TAGS.add(tag);
+    }
     const ATTRIBUTES = new Set(
-      'class href src alt title id lang rel target type name content charset property media role hidden tabindex style viewbox xmlns d cx cy r x y width height rx fill stroke focusable placeholder for checked disabled open start loading font-size'.split(
+      'class href src alt title id lang rel target type name content charset property media role hidden tabindex style viewbox xmlns d cx cy r x y width height rx fill stroke focusable placeholder for checked disabled open start loading font-size download datetime'.split(
         ' ',
       ),
     );
+    for (const name of 'display encoding stretchy fence separator mathvariant accent accentunder lspace rspace minsize maxsize symmetric largeop movablelimits columnalign columnspacing columnlines rowalign rowspacing rowlines scriptlevel displaystyle linethickness notation depth voffset mathcolor mathbackground framespacing equalrows equalcolumns side'.split(
+      ' ',
+    )) {
+      ATTRIBUTES.add(name);
+    }
     const FOLLOWED = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'poster']);
     const findings: string[] = [];
     const styles: string[] = [];

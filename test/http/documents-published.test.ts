@@ -44,6 +44,26 @@ apt install livery
 {% updates %}
 Kept as content.
 {% endupdates %}
+
+{% stepper %}
+{% step %}
+Download it.
+{% endstep %}
+
+{% step %}
+Run $$n^2$$ checks.
+{% endstep %}
+{% endstepper %}
+
+{% columns %}
+{% column width="50%" %}
+Left
+{% endcolumn %}
+
+{% column width="50%" %}
+Right
+{% endcolumn %}
+{% endcolumns %}
 `;
 
 let t: TestContext;
@@ -105,10 +125,27 @@ describe('a published page of GitBook-flavoured Markdown', () => {
     assert.match(article(), /<p>Kept as content.<\/p>/);
   });
 
+  test('steps are numbered, columns a row, formulas typeset with KaTeX and its stylesheet', async () => {
+    assert.match(article(), /<ol class="stepper">\n<li class="step">/);
+    assert.match(article(), /<div class="columns">\n<div class="column" style="flex:0 1 50%">/);
+    assert.match(article(), /<span class="math-inline"><span class="katex">/);
+    assert.match(body, /<link rel="stylesheet" href="[^"]*katex\.css">/);
+    const css = await visit(t, '/s/@livery/katex.css');
+    assert.equal(css.statusCode, 200);
+    assert.match(css.body, /src:url\(fonts\/KaTeX_Main-Regular\.woff2\) format\("woff2"\)\}/);
+    const font = await visit(t, '/s/@livery/fonts/KaTeX_Main-Regular.woff2');
+    assert.equal(font.statusCode, 200);
+    assert.equal(font.headers['content-type'], 'font/woff2');
+    const plain = await visit(t, '/s/gitbook-md/install');
+    assert.doesNotMatch(plain.body, /katex\.css/);
+  });
+
   test("the site's stylesheet styles hints, tables and tabs", async () => {
     const css = await visit(t, '/s/@livery/site.css');
     assert.match(css.body, /\.content \.hint-danger \{[^}]*var\(--danger-3\)/);
     assert.match(css.body, /\.content th, \.content td \{[^}]*border:/);
     assert.match(css.body, /input:checked \+ label \+ \.tab-panel \{ display: block; \}/);
+    assert.match(css.body, /\.content \.stepper > \.step::before \{ content: counter\(step\);/);
+    assert.match(css.body, /\.content \.columns \{ display: flex;/);
   });
 });

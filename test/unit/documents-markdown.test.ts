@@ -287,7 +287,7 @@ const TABLE: [string, string, unknown[]][] = [
   ],
   [
     'unknown template blocks keep their content, stray tags disappear',
-    '{% stepper %}\n{% step %}\nFirst\n{% endstep %}\n{% endstepper %}\n\n{% include "x.md" %}\n\n{% endhint %}',
+    '{% mystery %}\n{% riddle %}\nFirst\n{% endriddle %}\n{% endmystery %}\n\n{% include "x.md" %}\n\n{% endhint %}',
     [para(t('First'))],
   ],
   ['raw HTML stays text', '<b onclick="x()">hi</b>', [para(t('<b onclick="x()">hi</b>'))]],

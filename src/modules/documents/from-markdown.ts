@@ -1,6 +1,9 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { withHeadingIds } from './anchors.js';
+import { codeTagOf } from './blocks/code.js';
+import { tagBlockOf } from './blocks/index.js';
+import { mathBlockOf, mathSyntax } from './blocks/math.js';
 import { gitbookSyntax } from './gitbook-syntax.js';
 import { inlinesOf } from './inline-tokens.js';
 import type { PageLinks } from './links.js';
@@ -36,9 +39,9 @@ export interface DocumentContext extends PageLinks {
   title?: string;
 }
 
-export const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false }).use(
-  gitbookSyntax,
-);
+export const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false })
+  .use(gitbookSyntax)
+  .use(mathSyntax);
 
 export function markdownToDocument(source: string, context: DocumentContext = {}): JsonDocument {
   const tokens = markdown.parse(source, {});
@@ -52,7 +55,7 @@ export function markdownToDocument(source: string, context: DocumentContext = {}
   ) {
     nodes = nodes.slice(1);
   }
-  return fitDocument(document(withHeadingIds(nodes)));
+  return fitDocument(document(withHeadingIds(nodes)), context);
 }
 
 const CHECKBOX = /^\[([ xX])\]\s+/;
@@ -91,7 +94,7 @@ class Walker {
       case 'paragraph_open': {
         const nodes = this.inline();
         this.at++; // paragraph_close
-        return [paragraphOrImages(nodes)];
+        return [mathBlockOf(nodes) ?? paragraphOrImages(nodes)];
       }
       case 'heading_open': {
         const level = Math.min(Number(token.tag.slice(1)), 3) as 1 | 2 | 3;
@@ -116,13 +119,13 @@ class Walker {
         return [expandable(title, this.blocks('details_close'), token.meta?.open === true)];
       }
       case 'gitbook_open':
-        return this.templateBlock(token.meta.name, token.meta.attrs);
+        return this.templateBlock(token.meta.name, token.meta.attrs, token.meta.source ?? '');
       case 'gitbook_figure':
         return [
           images([{ url: token.meta.src, alt: token.meta.alt, caption: token.meta.caption }]),
         ];
       case 'gitbook_tag':
-        return loneTag(token.meta.name, token.meta.attrs, this.context);
+        return loneTag(token.meta.name, token.meta.attrs, this.context, token.meta.source ?? '');
       default:
         return [];
     }
@@ -201,12 +204,13 @@ class Walker {
   }
 
   /** `{% name %}…{% endname %}`. */
-  private templateBlock(name: string, attrs: Record<string, string>): Block[] {
+  private templateBlock(name: string, attrs: Record<string, string>, source: string): Block[] {
     const inner = this.blocks('gitbook_close');
     switch (name) {
       case 'hint': {
         const style = HINT_STYLES.includes(attrs.style as HintStyle) ? attrs.style : 'info';
-        return [block('hint', inner.length === 0 ? [paragraph([])] : inner, { style })];
+        const icon = attrs.icon === undefined || attrs.icon === '' ? {} : { icon: attrs.icon };
+        return [block('hint', inner.length === 0 ? [paragraph([])] : inner, { style, ...icon })];
       }
       case 'tabs':
         return [
@@ -219,22 +223,19 @@ class Walker {
         return [
           block('tabs-item', inner.length === 0 ? [paragraph([])] : inner, {
             title: attrs.title ?? '',
+            ...(attrs.icon === undefined || attrs.icon === '' ? {} : { icon: attrs.icon }),
           }),
         ];
       case 'code':
-        return inner.map((node) =>
-          node.type === 'code' && attrs.title !== undefined && attrs.title !== ''
-            ? { ...node, data: { ...node.data, title: attrs.title } }
-            : node,
-        );
+        return codeTagOf(attrs, inner);
       case 'content-ref':
         // The link inside repeats the reference: the reference is the block.
         return attrs.url === undefined ? inner : [contentRef(attrs.url, this.context)];
       case 'embed':
         return [...loneTag(name, attrs, this.context), ...inner];
       default:
-        // A block Livery does not model (`{% stepper %}`, `{% columns %}`, …): its content.
-        return inner;
+        // blocks/ (`{% stepper %}`, `{% columns %}`, …); a block Livery does not model: its content.
+        return tagBlockOf(name, attrs, source, inner, this.context) ?? inner;
     }
   }
 }

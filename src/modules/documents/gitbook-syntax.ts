@@ -1,5 +1,6 @@
 import type MarkdownIt from 'markdown-it';
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
+import { isLoneTag } from './blocks/index.js';
 
 /**
  * GitBook's Markdown blocks for markdown-it (raw HTML stays off): template tags on lines of
@@ -13,7 +14,32 @@ import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
  */
 
 /** `{% name attr="value" … %}`; a quoted value may hold anything but `"` (`%}` too). */
-const TAG = /^\{%\s*([a-z][\w-]*)((?:\s+(?:"[^"]*"|[^"%]|%(?!\}))*?)?)\s*%\}\s*$/i;
+const TAG =
+  /^\{%\s*(@[\w.-]+(?:\/[\w.-]+)?|[a-z][\w-]*)((?:\s+(?:"[^"]*"|[^"%]|%(?!\}))*?)?)\s*%\}\s*$/i;
+
+/**
+ * A paired tag on one line, `{% file src="a.pdf" %}Caption{% endfile %}`: its name, attributes
+ * and body, or undefined. One pass over the line (a regular expression with a lazy body and
+ * attributes backtracked over every `%}` of a hostile line).
+ */
+function oneLine(line: string): { name: string; source: string; body: string } | undefined {
+  const head = /^\{%\s*([a-z][\w-]*)(?=[\s%])/i.exec(line);
+  if (head === null) return undefined;
+  let at = head[0].length;
+  let quoted = false;
+  for (; at < line.length - 1; at++) {
+    const char = line[at];
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && char === '%' && line[at + 1] === '}') break;
+  }
+  if (at >= line.length - 1) return undefined;
+  const rest = line.slice(at + 2);
+  const endAt = rest.lastIndexOf('{%');
+  const end = endAt === -1 ? null : /^\{%\s*end([a-z][\w-]*)\s*%\}\s*$/i.exec(rest.slice(endAt));
+  const name = (head[1] ?? '').toLowerCase();
+  if (end === null || end[1]?.toLowerCase() !== name) return undefined;
+  return { name, source: line.slice(head[0].length, at), body: rest.slice(0, endAt) };
+}
 const DETAILS_OPEN = /^<details(\s+open)?\s*>\s*(?:<summary>(.*?)<\/summary>)?\s*$/i;
 const DETAILS_CLOSE = /^<\/details>\s*$/i;
 const SUMMARY = /^<summary>(.*?)<\/summary>\s*$/i;
@@ -98,11 +124,13 @@ function tokenizeInside(state: StateBlock, from: number, to: number): void {
 
 function templateTag(state: StateBlock, startLine: number, endLine: number, silent: boolean) {
   if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  const match = TAG.exec(lineOf(state, startLine));
-  if (match === null) return false;
+  const line = lineOf(state, startLine);
+  const match = TAG.exec(line);
+  if (match === null) return oneLineTag(state, startLine, line, silent);
   if (silent) return true;
   const name = (match[1] ?? '').toLowerCase();
-  const attrs = tagAttributes(match[2] ?? '');
+  const source = match[2] ?? '';
+  const attrs = tagAttributes(source);
   if (name.startsWith('end')) {
     // A closing tag without its opening: dropped.
     state.line = startLine + 1;
@@ -110,22 +138,46 @@ function templateTag(state: StateBlock, startLine: number, endLine: number, sile
   }
   const isOpen = (line: string) => TAG.exec(line)?.[1]?.toLowerCase() === name;
   const isClose = (line: string) => TAG.exec(line)?.[1]?.toLowerCase() === `end${name}`;
-  const close = closingLine(state, startLine, endLine, isOpen, isClose);
+  const close = isLoneTag(name) ? -1 : closingLine(state, startLine, endLine, isOpen, isClose);
   if (close === -1) {
     const token = state.push('gitbook_tag', '', 0);
-    token.meta = { name, attrs };
+    token.meta = { name, attrs, source };
     token.map = [startLine, startLine + 1];
     token.block = true;
     state.line = startLine + 1;
     return true;
   }
   const open = state.push('gitbook_open', '', 1);
-  open.meta = { name, attrs };
+  open.meta = { name, attrs, source };
   open.map = [startLine, close + 1];
   open.block = true;
   tokenizeInside(state, startLine + 1, close);
   state.push('gitbook_close', '', -1).meta = { name };
   state.line = close + 1;
+  return true;
+}
+
+/** `{% name … %}body{% endname %}` on one line: the tag around a paragraph of its body. */
+function oneLineTag(state: StateBlock, startLine: number, line: string, silent: boolean) {
+  const match = line.startsWith('{%') ? oneLine(line) : undefined;
+  if (match === undefined) return false;
+  if (silent) return true;
+  const { name, source } = match;
+  const open = state.push('gitbook_open', '', 1);
+  open.meta = { name, attrs: tagAttributes(source), source };
+  open.map = [startLine, startLine + 1];
+  open.block = true;
+  const body = match.body.trim();
+  if (body !== '') {
+    state.push('paragraph_open', 'p', 1).map = [startLine, startLine + 1];
+    const inline = state.push('inline', '', 0);
+    inline.content = body;
+    inline.map = [startLine, startLine + 1];
+    inline.children = [];
+    state.push('paragraph_close', 'p', -1);
+  }
+  state.push('gitbook_close', '', -1).meta = { name };
+  state.line = startLine + 1;
   return true;
 }
 

@@ -1,4 +1,5 @@
 import type Token from 'markdown-it/lib/token.mjs';
+import { inlineMath } from './blocks/math.js';
 import type { PageLinks } from './links.js';
 import { refOf } from './links.js';
 import {
@@ -75,6 +76,9 @@ export function inlinesOf(children: Token[] | null, links: PageLinks): Inline[] 
         linkStart = undefined;
         break;
       }
+      case 'math_inline':
+        out.push(inlineMath(token.content));
+        break;
       case 'image':
         out.push(
           inlineImage(

@@ -45,7 +45,14 @@ export interface InlineLink {
   data: { ref: Ref };
   nodes: (TextNode | InlineImage)[];
 }
-export type Inline = TextNode | InlineLink | InlineImage;
+/** A formula within text (`$$x$$`), typeset on the published site (blocks/math.ts). */
+export interface InlineMath {
+  object: 'inline';
+  type: 'inline-math';
+  isVoid: true;
+  data: { formula: string };
+}
+export type Inline = TextNode | InlineLink | InlineImage | InlineMath;
 
 /** A block: `type` says which, `data`, `nodes` and `fragments` as 0.202's schema of that type. */
 export interface Block {

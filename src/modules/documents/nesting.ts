@@ -1,3 +1,5 @@
+import { pathOf, relativeTo } from './blocks/context.js';
+import { mathParagraphNodes } from './blocks/math.js';
 import { hrefOf, type PageLinks } from './links.js';
 import {
   type Block,
@@ -28,24 +30,86 @@ const ESSENTIALS = [
   'list-tasks',
   'divider',
 ];
+/** 0.202's `DocumentBlocksTopLevels`: what a document (and an `if`) holds. */
+const TOP_LEVELS = [
+  ...ESSENTIALS,
+  'blockquote',
+  'hint',
+  'prompt',
+  'images',
+  'file',
+  'drawing',
+  'embed',
+  'code',
+  'math',
+  'expandable',
+  'tabs',
+  'table',
+  'swagger',
+  'openapi-operation',
+  'openapi-schemas',
+  'openapi-webhook',
+  'content-ref',
+  'integration',
+  'reusable-content',
+  'stepper',
+  'if',
+  'columns',
+  'updates',
+];
+/** What a step, a tab and an update hold alike (0.202's `DocumentBlockStepperStep`…). */
+const ITEM = [
+  ...ESSENTIALS,
+  'content-ref',
+  'code',
+  'embed',
+  'file',
+  'images',
+  'drawing',
+  'hint',
+  'prompt',
+  'blockquote',
+  'math',
+  'integration',
+];
 const ALLOWED: Record<string, readonly string[]> = {
-  document: [
-    ...ESSENTIALS,
-    'blockquote',
-    'hint',
-    'images',
-    'embed',
-    'code',
-    'expandable',
-    'tabs',
-    'table',
-    'content-ref',
-  ],
+  document: TOP_LEVELS,
+  if: TOP_LEVELS,
   blockquote: [...ESSENTIALS, 'blockquote'],
-  hint: [...ESSENTIALS, 'embed', 'table'],
-  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'table'],
-  'tabs-item': [...ESSENTIALS, 'content-ref', 'code', 'embed', 'images', 'hint', 'blockquote'],
-  'expandable-body': [...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote'],
+  hint: [...ESSENTIALS, 'embed', 'integration', 'table'],
+  'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table'],
+  'tabs-item': ITEM,
+  'stepper-step': [...ITEM, 'expandable'],
+  update: [...ITEM, 'tabs', 'expandable'],
+  column: [
+    ...ESSENTIALS,
+    'images',
+    'code',
+    'hint',
+    'prompt',
+    'content-ref',
+    'drawing',
+    'embed',
+    'file',
+    'integration',
+    'math',
+    'blockquote',
+    'table',
+    'expandable',
+    'stepper',
+  ],
+  'expandable-body': [
+    ...ESSENTIALS,
+    'file',
+    'images',
+    'code',
+    'table',
+    'hint',
+    'prompt',
+    'blockquote',
+    'reusable-content',
+    'integration',
+  ],
 };
 
 export function fitDocument(doc: JsonDocument, links: PageLinks = {}): JsonDocument {
@@ -70,11 +134,15 @@ function fitInside(node: Block, links: PageLinks): Block {
   switch (node.type) {
     case 'blockquote':
     case 'hint':
+    case 'if':
       return { ...node, nodes: orEmpty(fitBlocks(children, node.type, links)) };
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks':
     case 'tabs':
+    case 'stepper':
+    case 'columns':
+    case 'updates':
       return {
         ...node,
         nodes: children.map((item) => ({
@@ -126,6 +194,41 @@ function plainContent(node: Block, links: PageLinks): Block[] {
       return [refParagraph({ kind: 'url', url: String(node.data.url ?? '') }, links)];
     case 'content-ref':
       return [refParagraph(node.data.ref as Ref, links)];
+    default:
+      return tagBlockContent(node, links) ?? children.filter((child) => child.object === 'block');
+  }
+}
+
+/** Blocks of blocks/ as simpler blocks: a formula in text, a file as a link, an API block as its
+ * method and path, an integration as its name; an include has nothing to show at this point. */
+function tagBlockContent(node: Block, links: PageLinks): Block[] | undefined {
+  const children = (node.nodes ?? []) as Block[];
+  switch (node.type) {
+    case 'math':
+      return [paragraph(mathParagraphNodes(node))];
+    case 'file': {
+      const id = (node.data.ref as { file?: string } | undefined)?.file ?? '';
+      const path = pathOf(id, links.files);
+      const url = path === undefined ? id : relativeTo(links.file, path);
+      return [paragraph([link({ kind: 'url', url }, [text(path?.split('/').pop() ?? url)])])];
+    }
+    case 'swagger':
+    case 'openapi-operation':
+      return [
+        paragraph([
+          text(String(node.data.method ?? '').toUpperCase(), ['bold', 'code']),
+          text(' '),
+          text(String(node.data.path ?? ''), ['code']),
+        ]),
+      ];
+    case 'openapi-schemas':
+      return [paragraph([text(((node.data.schemas ?? []) as string[]).join(', '), ['code'])])];
+    case 'integration':
+      return [paragraph([text(`${String(node.data.integration)} ${String(node.data.block)}`)])];
+    case 'update':
+      return [paragraph([text(String(node.data.date ?? '').slice(0, 10), ['bold'])]), ...children];
+    case 'reusable-content':
+      return [];
     default:
       // Quotes, hints, tab items: their blocks.
       return children.filter((child) => child.object === 'block');

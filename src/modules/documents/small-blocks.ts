@@ -1,11 +1,25 @@
+import { loneTagOf } from './blocks/index.js';
 import { type PageLinks, refOf } from './links.js';
-import { type Block, type Inline, images, paragraph, voidBlock } from './model.js';
+import { type Block, type Inline, images, paragraph, text, voidBlock } from './model.js';
 
 /** Blocks of one token each: lone template tags, content references, paragraphs of images. */
-export function loneTag(name: string, attrs: Record<string, string>, context: PageLinks): Block[] {
-  if (name === 'embed' && attrs.url !== undefined) return [voidBlock('embed', { url: attrs.url })];
+export function loneTag(
+  name: string,
+  attrs: Record<string, string>,
+  context: PageLinks,
+  source = '',
+): Block[] {
+  if (name === 'embed' && attrs.url !== undefined) {
+    const full = attrs.fullWidth === 'true' ? { fullWidth: true } : {};
+    const embed = voidBlock('embed', { url: attrs.url, ...full });
+    // 0.202's embed has no caption: a `caption="…"` is the paragraph after it, as a body is.
+    const caption = attrs.caption?.trim() ?? '';
+    return caption === '' ? [embed] : [embed, paragraph([text(caption)])];
+  }
   if (name === 'content-ref' && attrs.url !== undefined) return [contentRef(attrs.url, context)];
-  return [];
+  // The legacy page link, `{% page-ref page="x.md" %}`: a content reference.
+  if (name === 'page-ref' && attrs.page !== undefined) return [contentRef(attrs.page, context)];
+  return loneTagOf(name, attrs, source, context) ?? [];
 }
 
 export function contentRef(url: string, context: PageLinks): Block {

@@ -7,6 +7,9 @@ import {
 } from '../../html/safe-html.js';
 import { attrUrl, isAllowedUrl } from '../../html/safe-url.js';
 import { encodeSegment } from '../../well-formed-text.js';
+import { codeClasses, mermaidHtml, numberedLines } from './blocks/code.js';
+import { type HtmlContext, tagBlockHtml } from './blocks/index.js';
+import { mathHtml } from './blocks/math.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
@@ -46,10 +49,24 @@ export interface HtmlOptions {
 interface State extends HtmlOptions {
   /** Tab groups so far: each group's radio buttons need a name of their own. */
   tabGroups: number;
+  /** What blocks/ render with (made once per document). */
+  context?: HtmlContext;
 }
 
 export function documentToHtml(doc: JsonDocument, options: HtmlOptions = {}): string {
   return html`${blocksHtml(doc.nodes, { ...options, tabGroups: 0 })}`.html;
+}
+
+function contextOf(s: State): HtmlContext {
+  s.context ??= {
+    options: s,
+    including: [],
+    blocks: (nodes) => blocksHtml(nodes, s),
+    inlines: (nodes) => inlineHtml(nodes, s),
+    href: (ref) => refHref(ref, s),
+    external: (href) => external(href, s),
+  };
+  return s.context;
 }
 
 function blocksHtml(nodes: readonly (Block | Inline)[] | undefined, s: State): SafeHtml[] {
@@ -117,8 +134,8 @@ function blockHtml(node: Block, s: State): SafeHtml {
         : html`<p class="embed"><a href="${href}"${external(href, s)}>${url}</a></p>\n`;
     }
     default:
-      // A block Livery does not render: its content.
-      return html`${blocksHtml(node.nodes, s)}`;
+      // blocks/ (stepper, columns, math…); a block Livery does not render: its content.
+      return tagBlockHtml(node, contextOf(s)) ?? html`${blocksHtml(node.nodes, s)}`;
   }
 }
 
@@ -140,14 +157,19 @@ function items(list: Block, s: State, tasks: boolean): SafeHtml[] {
 function codeHtml(node: Block, s: State): SafeHtml {
   const code = `${(node.nodes ?? []).map((line) => plainText((line as Block).nodes)).join('\n')}\n`;
   const syntax = typeof node.data.syntax === 'string' ? node.data.syntax : '';
-  const highlighted = s.highlight?.(code, syntax);
+  const highlighted = syntax === 'mermaid' ? undefined : s.highlight?.(code, syntax);
+  const lines = node.data.lineNumbers === true ? numberedLines(code) : code;
   const pre =
-    highlighted === undefined
-      ? html`<pre><code${syntax === '' ? '' : html` class="language-${syntax}"`}>${code}</code></pre>\n`
-      : html`${highlightedCode(highlighted)}\n`;
+    syntax === 'mermaid'
+      ? mermaidHtml(code)
+      : highlighted === undefined
+        ? html`<pre><code${syntax === '' ? '' : html` class="language-${syntax}"`}>${lines}</code></pre>\n`
+        : html`${highlightedCode(highlighted)}\n`;
   const title = node.data.title;
-  return typeof title === 'string' && title !== ''
-    ? html`<figure class="code-block"><figcaption>${title}</figcaption>\n${pre}</figure>\n`
+  const classes = codeClasses(node.data);
+  const hasTitle = typeof title === 'string' && title !== '';
+  return hasTitle || classes !== ''
+    ? html`<figure class="code-block${classes === '' ? '' : ` ${classes}`}">${hasTitle ? html`<figcaption>${title}</figcaption>` : ''}\n${pre}</figure>\n`
     : pre;
 }
 
@@ -233,6 +255,7 @@ function inlineHtml(nodes: readonly Inline[] | undefined, s: State): SafeHtml[] 
   return (nodes ?? []).map((node) => {
     if (node.object === 'text') return html`${node.leaves.map(leafHtml)}`;
     if (node.type === 'inline-image') return imageTag(node.data);
+    if (node.type === 'inline-math') return mathHtml(node.data.formula, false);
     const inner = inlineHtml(node.nodes, s);
     const href = refHref(node.data.ref, s);
     return href === undefined

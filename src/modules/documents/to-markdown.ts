@@ -1,3 +1,6 @@
+import { codeTagMarkdown } from './blocks/code.js';
+import { type MarkdownContext, tagBlockMarkdown } from './blocks/index.js';
+import { mathMarkdown } from './blocks/math.js';
 import { hrefOf, type PageLinks } from './links.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, MarkType, Ref } from './model.js';
 import { plainText } from './model.js';
@@ -50,8 +53,10 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
         .split('\n')
         .map((line) => (line === '' ? '>' : `> ${line}`))
         .join('\n');
-    case 'hint':
-      return `{% hint style="${attr(String(data.style ?? 'info'))}" %}\n${blocks(node.nodes, links)}\n{% endhint %}`;
+    case 'hint': {
+      const icon = typeof data.icon === 'string' ? ` icon="${attr(data.icon)}"` : '';
+      return `{% hint style="${attr(String(data.style ?? 'info'))}"${icon} %}\n${blocks(node.nodes, links)}\n{% endhint %}`;
+    }
     case 'code':
       return code(node);
     case 'divider':
@@ -62,7 +67,7 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
       return `{% tabs %}\n${(node.nodes ?? [])
         .map(
           (tab) =>
-            `{% tab title="${attr(String((tab as Block).data.title ?? ''))}" %}\n${blocks((tab as Block).nodes, links)}\n{% endtab %}`,
+            `{% tab title="${attr(String((tab as Block).data.title ?? ''))}"${typeof (tab as Block).data.icon === 'string' ? ` icon="${attr(String((tab as Block).data.icon))}"` : ''} %}\n${blocks((tab as Block).nodes, links)}\n{% endtab %}`,
         )
         .join('\n\n')}\n{% endtabs %}`;
     case 'expandable': {
@@ -76,7 +81,7 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
       return `{% content-ref url="${attr(href)}" %}\n[${escapeText(href, 'line')}](${destination(href)})\n{% endcontent-ref %}`;
     }
     case 'embed':
-      return `{% embed url="${attr(String(data.url ?? ''))}" %}`;
+      return `{% embed url="${attr(String(data.url ?? ''))}"${data.fullWidth === true ? ' fullWidth="true"' : ''} %}`;
     case 'images':
       return (node.nodes ?? [])
         .map((image) => {
@@ -86,8 +91,17 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
         })
         .join(' ');
     default:
-      return blocks(node.nodes, links);
+      // blocks/ (stepper, columns, math…); anything else: its content.
+      return tagBlockMarkdown(node, markdownContext(links)) ?? blocks(node.nodes, links);
   }
+}
+
+function markdownContext(links: PageLinks): MarkdownContext {
+  return {
+    links,
+    blocks: (nodes) => blocks(nodes, links),
+    inline: (nodes, where) => inlineMarkdown(nodes, links, where),
+  };
 }
 
 function list(node: Block, links: PageLinks, marker: string): string {
@@ -115,10 +129,8 @@ function code(node: Block): string {
   const fence = '`'.repeat(Math.max(2, longestRun(body, '`')) + 1);
   const syntax = String(node.data.syntax ?? '');
   const fenced = `${fence}${syntax}\n${body}\n${fence}`;
-  const title = node.data.title;
-  return typeof title === 'string' && title !== ''
-    ? `{% code title="${attr(title)}" %}\n${fenced}\n{% endcode %}`
-    : fenced;
+  const open = codeTagMarkdown(node.data);
+  return open === undefined ? fenced : `${open}\n${fenced}\n{% endcode %}`;
 }
 
 function tableMarkdown(node: Block, links: PageLinks): string {
@@ -152,7 +164,7 @@ type Where = 'block' | 'line' | 'cell';
  * the start of a line what would start a block.
  */
 function escapeText(value: string, where: Where): string {
-  let escaped = value.replace(/([\\`*_[\]<>~|{}&!#])/g, '\\$1');
+  let escaped = value.replace(/([\\`*_[\]<>~|{}&!#$])/g, '\\$1');
   if (where !== 'block') escaped = escaped.replaceAll('\n', ' ');
   return escaped;
 }
@@ -171,6 +183,7 @@ export function inlineMarkdown(nodes: readonly Inline[], links: PageLinks, where
   const out: string[] = [];
   for (const node of nodes) {
     if (node.object === 'text') out.push(leavesMarkdown(node.leaves, where));
+    else if (node.type === 'inline-math') out.push(mathMarkdown(node.data.formula));
     else if (node.type === 'inline-image') {
       out.push(imageMarkdown(node.data.ref.url, node.data.alt ?? '', node.data.caption ?? ''));
     } else {

@@ -13,7 +13,7 @@ import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
 import { parseSiteAddress, withoutCredentials } from './access/address.js';
-import { siteAssets } from './assets/assets.js';
+import { katexFont, siteAssets } from './assets/assets.js';
 import { pageCsp } from './rendering/csp.js';
 import {
   type PageRepresentation,
@@ -127,7 +127,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
 
   app.get('/s/@livery/fonts/:file', { schema: { hide: true } }, async (request, reply) => {
     const name = (request.params as { file: string }).file;
-    const bytes = fontFile(name);
+    // The theme's fonts, and KaTeX's for formulas (assets.ts).
+    const bytes = fontFile(name) ?? katexFont(name);
     if (bytes === undefined) return plain404(reply);
     // The files change only with a new release of the fonts: their name is their version.
     // Fonts are fetched with CORS: readable by any origin, including the studio's preview frame

@@ -57,7 +57,9 @@ function inlineText(nodes: readonly (Block | Inline)[] | undefined): string {
   for (const node of nodes ?? []) {
     if (node.object === 'text') for (const leaf of node.leaves) out += leaf.text;
     else if (node.object === 'inline') {
-      out += node.type === 'link' ? inlineText(node.nodes) : (node.data.alt ?? '');
+      if (node.type === 'link') out += inlineText(node.nodes);
+      else if (node.type === 'inline-math') out += node.data.formula;
+      else out += node.data.alt ?? '';
     }
   }
   return out.replaceAll('\n', ' ');

@@ -11,7 +11,7 @@ import {
   type SiteFrame,
   variantBase,
 } from './page-builder.js';
-import { type PageView, renderPage } from './page-html.js';
+import { KATEX_MARK, type PageView, renderPage } from './page-html.js';
 
 /** What an address of a variant answers: a page, a redirect, the page's Markdown, or nothing. */
 export type PageAnswer =
@@ -53,7 +53,12 @@ export async function answerAt(
     const first = firstDocument(frame.tree);
     const body = first === undefined ? undefined : await bodyOf(first.page, first.path);
     const links = pageLinks(frame, first?.page.id, apiBase);
-    return html(200, settings, documentView(frame, first?.page, links, BODY_MARK), body);
+    return html(
+      200,
+      settings,
+      withMath(documentView(frame, first?.page, links, BODY_MARK), body),
+      body,
+    );
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -77,7 +82,21 @@ export async function answerAt(
   }
   const body = await bodyOf(found.page, found.path);
   const links = pageLinks(frame, found.page.id, apiBase);
-  return html(200, settings, documentView(frame, found.page, links, BODY_MARK), body);
+  return html(
+    200,
+    settings,
+    withMath(documentView(frame, found.page, links, BODY_MARK), body),
+    body,
+  );
+}
+
+const KATEX_BYTES = Buffer.from(KATEX_MARK);
+
+/** A view whose body shows a formula says so (its head then links KaTeX's stylesheet). */
+function withMath(view: PageView, body: Uint8Array | undefined): PageView {
+  if (body === undefined) return view;
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return bytes.includes(KATEX_BYTES) ? { ...view, page: { ...view.page, math: true } } : view;
 }
 
 /** How much of the rendered-pages cache an answer takes. */

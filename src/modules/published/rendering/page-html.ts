@@ -28,7 +28,15 @@ export interface PageView {
   /** The customization title (in the variant's language), else the content's. */
   siteTitle: string;
   homeHref: string;
-  page: { id: string; title: string; emoji?: string; description?: string; bodyHtml: SafeHtml };
+  page: {
+    id: string;
+    title: string;
+    emoji?: string;
+    description?: string;
+    bodyHtml: SafeHtml;
+    /** The body shows a formula: the page links KaTeX's stylesheet (documents/blocks/math.ts). */
+    math?: boolean;
+  };
   sidebar: NavEntry[];
   breadcrumbs: { title: string; href?: string }[];
   neighbours: { previous?: PageLink | undefined; next?: PageLink | undefined };
@@ -77,7 +85,7 @@ export function renderPage(view: PageView): string {
 ${view.noindex ? html`<meta name="robots" content="noindex">\n` : ''}${page.description === undefined ? '' : html`<meta name="description" content="${page.description}">\n`}<meta property="og:title" content="${title}">
 ${s.socialPreview.url === undefined ? '' : html`<meta property="og:image" content="${s.socialPreview.url}">\n`}${favicon(s)}${themeLink(view)}
 <link rel="stylesheet" href="${ownUrl(`${view.assetsHref}site.css`)}">
-<script src="${ownUrl(`${view.assetsHref}site.js`)}"></script>
+${mathStylesheet(view)}<script src="${ownUrl(`${view.assetsHref}site.js`)}"></script>
 </head>
 <body class="${bodyClasses}"${bodyData(view)}>
 ${announcement(view)}${header(view)}<div class="layout">
@@ -104,6 +112,19 @@ function themeLink(view: PageView): SafeHtml {
     ? html`<link rel="stylesheet" href="${ownUrl(view.themeCssHref)}">\n`
     : html`${styleElement(view.inlineThemeCss)}\n`;
 }
+
+/** What KaTeX's markup starts with (a text cannot write it: its `<` and quotes are escaped). */
+export const KATEX_MARK = '<span class="katex';
+
+/**
+ * KaTeX's stylesheet, for a page that shows a formula (documents/blocks/math.ts typesets it on
+ * the server): said by the view (page-answer.ts, whose body is bytes put in place later), or
+ * seen in a body given as markup.
+ */
+const mathStylesheet = (view: PageView): SafeHtml | '' =>
+  view.page.math === true || view.page.bodyHtml.html.includes(KATEX_MARK)
+    ? html`<link rel="stylesheet" href="${ownUrl(`${view.assetsHref}katex.css`)}">\n`
+    : '';
 
 /** What the page's script needs: where to report views and feedback, and for which page. */
 function bodyData(view: PageView): SafeHtml[] {
