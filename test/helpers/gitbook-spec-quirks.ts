@@ -68,8 +68,50 @@ const pageBody = (version: SpecVersion): SchemaPatch => ({
   reason: `${version}: RevisionPageDocument = allOf [RevisionPageBase, Document, …] and Document's "Empty" branch ({properties: {}, additionalProperties: false}) can never match an object that also has a page's fields, so a document page without its body matches no branch of Document; the branch is read as "no markdown and no document"`,
 });
 
+/**
+ * An inline button's data is `allOf [{label, kind, size, icon}, oneOf [{ref}, {action}]]`, each
+ * branch of the oneOf with `additionalProperties: false`: inside the allOf the data always has
+ * `label` and `kind`, which both branches refuse, so no button matches. The branches mean "a
+ * reference or an action, not both": they are read so.
+ */
+const buttonTarget: SchemaPatch = {
+  kind: 'replace',
+  version: '0.202',
+  at: '/components/schemas/DocumentInlineButton/properties/data/allOf/1',
+  was: {
+    oneOf: [
+      {
+        type: 'object',
+        properties: { ref: { $ref: '#/components/schemas/ContentRef' } },
+        required: ['ref'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { action: { $ref: '#/components/schemas/DocumentAction' } },
+        required: ['action'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  by: {
+    type: 'object',
+    properties: {
+      ref: { $ref: '#/components/schemas/ContentRef' },
+      action: { $ref: '#/components/schemas/DocumentAction' },
+    },
+    oneOf: [
+      { required: ['ref'], not: { required: ['action'] } },
+      { required: ['action'], not: { required: ['ref'] } },
+    ],
+  },
+  reason:
+    "0.202: DocumentInlineButton.data = allOf [{label, kind, …}, oneOf [{ref}, {action}]] and each oneOf branch has additionalProperties: false, so the label and kind every button has make both branches fail; the oneOf is read as 'a ref or an action, not both'",
+};
+
 export const UNSATISFIABLE: readonly SchemaPatch[] = [
   pageBody('0.202'),
+  buttonTarget,
   pageBody('0.130'),
   pageBody('0.91'),
   undefinedIn130('/components/schemas/Site', 'defaultSpace', '0.202 drops it from Site.required.'),

@@ -28,23 +28,36 @@ const ESSENTIALS = [
   'list-tasks',
   'divider',
 ];
+const TOP_LEVELS = [
+  ...ESSENTIALS,
+  'blockquote',
+  'hint',
+  'images',
+  'drawing',
+  'embed',
+  'code',
+  'expandable',
+  'tabs',
+  'table',
+  'content-ref',
+  'if',
+];
 const ALLOWED: Record<string, readonly string[]> = {
-  document: [
-    ...ESSENTIALS,
-    'blockquote',
-    'hint',
-    'images',
-    'embed',
-    'code',
-    'expandable',
-    'tabs',
-    'table',
-    'content-ref',
-  ],
+  document: TOP_LEVELS,
+  if: TOP_LEVELS,
   blockquote: [...ESSENTIALS, 'blockquote'],
   hint: [...ESSENTIALS, 'embed', 'table'],
   'list-item': [...ESSENTIALS, 'code', 'hint', 'blockquote', 'table'],
-  'tabs-item': [...ESSENTIALS, 'content-ref', 'code', 'embed', 'images', 'hint', 'blockquote'],
+  'tabs-item': [
+    ...ESSENTIALS,
+    'content-ref',
+    'code',
+    'embed',
+    'images',
+    'drawing',
+    'hint',
+    'blockquote',
+  ],
   'expandable-body': [...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote'],
 };
 
@@ -70,6 +83,7 @@ function fitInside(node: Block, links: PageLinks): Block {
   switch (node.type) {
     case 'blockquote':
     case 'hint':
+    case 'if':
       return { ...node, nodes: orEmpty(fitBlocks(children, node.type, links)) };
     case 'list-ordered':
     case 'list-unordered':
@@ -122,6 +136,8 @@ function plainContent(node: Block, links: PageLinks): Block[] {
       return tableRows(node);
     case 'images':
       return [paragraph(children.map((image) => imageInline(image)))];
+    case 'drawing':
+      return [paragraph([imageInline(node)])];
     case 'embed':
       return [refParagraph({ kind: 'url', url: String(node.data.url ?? '') }, links)];
     case 'content-ref':
