@@ -109,9 +109,45 @@ const buttonTarget: SchemaPatch = {
     "0.202: DocumentInlineButton.data = allOf [{label, kind, …}, oneOf [{ref}, {action}]] and each oneOf branch has additionalProperties: false, so the label and kind every button has make both branches fail; the oneOf is read as 'a ref or an action, not both'",
 };
 
+/**
+ * A table record's value is `oneOf [number, string|null, boolean, string[], ContentRef,
+ * DocumentTableImageRecord]`, and both ContentRef and DocumentTableImageRecord have
+ * ContentRefFile and ContentRefURL as branches: a cell that links a URL or a file (a content-ref
+ * column to a web page, an image column) matches two branches, so no such cell is valid. The
+ * union is read as "any of".
+ */
+const tableRecordValue: SchemaPatch = {
+  kind: 'replace',
+  version: '0.202',
+  at: '/components/schemas/DocumentTableRecord/properties/values/additionalProperties',
+  was: {
+    oneOf: [
+      { type: 'number' },
+      { type: ['string', 'null'] },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+      { $ref: '#/components/schemas/ContentRef' },
+      { $ref: '#/components/schemas/DocumentTableImageRecord' },
+    ],
+  },
+  by: {
+    anyOf: [
+      { type: 'number' },
+      { type: ['string', 'null'] },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+      { $ref: '#/components/schemas/ContentRef' },
+      { $ref: '#/components/schemas/DocumentTableImageRecord' },
+    ],
+  },
+  reason:
+    '0.202: DocumentTableRecord.values is oneOf [number, string, boolean, string[], ContentRef, DocumentTableImageRecord], and ContentRefFile and ContentRefURL are branches of both ContentRef and DocumentTableImageRecord, so a cell holding a URL or file reference matches two branches; the union is read as anyOf',
+};
+
 export const UNSATISFIABLE: readonly SchemaPatch[] = [
   pageBody('0.202'),
   buttonTarget,
+  tableRecordValue,
   pageBody('0.130'),
   pageBody('0.91'),
   undefinedIn130('/components/schemas/Site', 'defaultSpace', '0.202 drops it from Site.required.'),

@@ -73,6 +73,7 @@ function withFootnotes(
   const read = new Map<string, Block[]>();
   return {
     ...context,
+    footnoteSource: notes,
     footnote: (label) => {
       const known = read.get(label);
       if (known !== undefined) return known;
@@ -97,7 +98,11 @@ class Walker {
 
   /** GitBook's HTML inside HTML (a caption, a table cell, a custom block) as inline content. */
   private readonly inlineHtml = (source: string): Inline[] =>
-    inlinesOf(markdown.parseInline(source, { gbHtml: true })[0]?.children ?? null, this.context);
+    inlinesOf(
+      markdown.parseInline(source, { gbHtml: true, gbFootnotes: this.context.footnoteSource })[0]
+        ?.children ?? null,
+      this.context,
+    );
 
   /** Blocks until the token of type `until` (consumed) or the end. */
   blocks(until: string | undefined): Block[] {

@@ -20,6 +20,8 @@ import {
 /** Links, and the notes of the page's footnotes (`[^label]: …`) as blocks. */
 export interface InlineContext extends PageLinks {
   footnote?: (label: string) => Block[] | undefined;
+  /** The notes' Markdown by label, for references inside HTML (a table cell, a caption). */
+  footnoteSource?: Map<string, string>;
 }
 
 /**

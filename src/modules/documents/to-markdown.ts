@@ -224,17 +224,27 @@ export function inlineMarkdown(nodes: readonly Inline[], links: PageLinks, where
       const body = blocks(node.fragments[0]?.nodes, links);
       if (footnotes === undefined) out.push(inner);
       else out.push(`${inner}[^${footnotes.push(body === '' ? ' ' : body)}]`);
-    } else out.push(inlineNodeMarkdown(node, links, where === 'html', out.at(-1) ?? ''));
+    } else
+      out.push(
+        cellSafe(inlineNodeMarkdown(node, links, where === 'html', out.at(-1) ?? ''), where),
+      );
   }
   const joined = out.join('');
   return where === 'block' ? lineStarts(joined) : joined;
 }
 
+/** HTML in a pipe table's cell: its `|` as an entity (the row is split on `|` before HTML is read). */
+const cellSafe = (markup: string, where: Where) =>
+  where === 'cell' ? markup.replaceAll('|', '&#x7C;') : markup;
+
 /** An inline image: `![alt](src "caption")`, or GitBook's `<img>` for a size, a dark variant or HTML. */
 function inlineImageMarkdown(node: InlineImage, links: PageLinks, where: Where): string {
   const data = node.data;
   if (where === 'html' || data.size !== undefined || data.refDark !== undefined) {
-    return imgMarkdown(data, links, data.size === undefined ? '' : ` data-size="${data.size}"`);
+    return cellSafe(
+      imgMarkdown(data, links, data.size === undefined ? '' : ` data-size="${data.size}"`),
+      where,
+    );
   }
   return imageMarkdown(srcOf(data.ref, links), data.alt ?? '', data.caption ?? '');
 }

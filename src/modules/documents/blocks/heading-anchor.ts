@@ -1,5 +1,5 @@
 import type Token from 'markdown-it/lib/token.mjs';
-import type { Block, Inline } from '../model.js';
+import { type Block, type Inline, inlines } from '../model.js';
 
 /**
  * A heading's custom anchor, as GitBook writes it: `## Title <a href="#custom-id"
@@ -26,7 +26,7 @@ export function withCustomAnchor(heading: Block, id: string | undefined): Block 
     if (leaf !== undefined) leaves[leaves.length - 1] = { ...leaf, text: leaf.text.trimEnd() };
     nodes[nodes.length - 1] = { ...last, leaves };
   }
-  return { ...heading, nodes, data: { ...heading.data, id } };
+  return { ...heading, nodes: inlines(nodes), data: { ...heading.data, id } };
 }
 
 /** The anchor written after a heading's title, '' when it has none of its own. */

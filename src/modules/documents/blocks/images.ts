@@ -147,7 +147,11 @@ export interface ImageGroup {
 
 /** `<div …>` around `<figure>`s, `<picture>`s and `<img>`s, or undefined when it is not only that. */
 export function parseImageGroup(source: string): ImageGroup | undefined {
-  const parts = htmlParts(source).filter((p) => !(p.tag === '' && p.raw.trim() === ''));
+  const all = htmlParts(source);
+  // The structure without the white space between tags (a caption keeps all of its own).
+  const parts = all
+    .map((part, at) => ({ ...part, at }))
+    .filter((p) => !(p.tag === '' && p.raw.trim() === ''));
   let at = 0;
   const options: ImagesOptions = {};
   let wrapped = false;
@@ -168,7 +172,7 @@ export function parseImageGroup(source: string): ImageGroup | undefined {
     if (part.tag === 'figure') {
       const close = parts.findIndex((p, i) => i > at && p.tag === '/figure');
       if (close === -1 || close >= end) return undefined;
-      const image = figureImage(parts.slice(at + 1, close));
+      const image = figureImage(parts.slice(at + 1, close), all);
       if (image === undefined) return undefined;
       images.push(image);
       at = close + 1;
@@ -186,7 +190,7 @@ export function parseImageGroup(source: string): ImageGroup | undefined {
   return { options, images };
 }
 
-function figureImage(parts: HtmlPart[]): RawImage | undefined {
+function figureImage(parts: (HtmlPart & { at: number })[], all: HtmlPart[]): RawImage | undefined {
   const read = pictureOrImg(parts, 0, parts.length);
   if (read === undefined) return undefined;
   let caption = '';
@@ -194,8 +198,10 @@ function figureImage(parts: HtmlPart[]): RawImage | undefined {
     if (parts[read.next]?.tag !== 'figcaption' || parts.at(-1)?.tag !== '/figcaption') {
       return undefined;
     }
-    caption = parts
-      .slice(read.next + 1, -1)
+    const from = (parts[read.next]?.at ?? 0) + 1;
+    const to = parts.at(-1)?.at ?? from;
+    caption = all
+      .slice(from, to)
       .filter((p) => p.tag !== 'p' && p.tag !== '/p')
       .map((p) => p.raw)
       .join('')

@@ -85,6 +85,11 @@ export function annotation(nodes: TextNode[], body: Block[]): InlineAnnotation {
  * to a space), taken out of `out`.
  */
 export function takeLastWord(out: Inline[]): TextNode[] {
+  // Emphasis delimiters leave empty text behind them.
+  for (let end = out.at(-1); end?.object === 'text' && end.leaves.every((l) => l.text === ''); ) {
+    out.pop();
+    end = out.at(-1);
+  }
   const last = out.at(-1);
   if (last?.object !== 'text') return [];
   const leaf = last.leaves.at(-1);
