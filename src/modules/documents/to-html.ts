@@ -10,6 +10,7 @@ import { encodeSegment } from '../../well-formed-text.js';
 import { htmlTableHtml, isPlainGrid } from './blocks/html-table.js';
 import { imagesHtml, imgHtml } from './blocks/images.js';
 import { colorMarkHtml, inlineNodeHtml } from './blocks/inline-nodes.js';
+import { codeClasses } from './blocks/pre-code.js';
 import type { Block, Inline, JsonDocument, Leaf, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
@@ -164,9 +165,12 @@ function codeHtml(node: Block, s: State): SafeHtml {
       ? html`<pre><code${syntax === '' ? '' : html` class="language-${syntax}"`}>${code}</code></pre>\n`
       : html`${highlightedCode(highlighted)}\n`;
   const title = node.data.title;
-  return typeof title === 'string' && title !== ''
-    ? html`<figure class="code-block"><figcaption>${title}</figcaption>\n${pre}</figure>\n`
-    : pre;
+  const options = codeClasses(node.data);
+  const caption =
+    typeof title === 'string' && title !== '' ? html`<figcaption>${title}</figcaption>\n` : '';
+  return caption === '' && options === ''
+    ? pre
+    : html`<figure class="code-block${options === '' ? '' : ` ${options}`}">${caption}${pre}</figure>\n`;
 }
 
 /** A column's alignment as CSS: only the three the model has (anything else is left). */

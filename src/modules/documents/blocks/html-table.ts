@@ -523,7 +523,7 @@ export function htmlTableHtml(node: Block, s: TableHtmlOptions): SafeHtml {
           ? ''
           : coverDark === undefined
             ? html`<img class="card-cover" src="${cover}" alt="" loading="lazy">`
-            : html`<picture class="card-cover"><source srcset="${coverDark}" media="(prefers-color-scheme: dark)"><img src="${cover}" alt="" loading="lazy"></picture>`;
+            : html`<img class="card-cover image-light" src="${cover}" alt="" loading="lazy"><img class="card-cover image-dark" src="${coverDark}" alt="" loading="lazy">`;
       const body = shown
         .filter((c) => c.id !== view.targetDefinition)
         .map(

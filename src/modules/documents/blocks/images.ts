@@ -403,9 +403,10 @@ export function imageUrl(ref: unknown, s: ImageHtmlOptions): SafeUrl | undefined
   return undefined;
 }
 
-const DARK = html` media="(prefers-color-scheme: dark)"`;
-
-/** `<img>` (in a `<picture>` with its dark variant), or the alt text when it cannot be shown. */
+/**
+ * `<img>`, or the alt text when it cannot be shown. An image with a dark variant is two, shown
+ * by the page's theme as the logo is (site.css: `image-light`, `image-dark`).
+ */
 export function imgHtml(
   data: Record<string, unknown>,
   s: ImageHtmlOptions,
@@ -418,10 +419,15 @@ export function imgHtml(
   const width = lengthText(data.width);
   const height = lengthText(data.height);
   const size = html`${width === undefined ? '' : html` width="${width}"`}${height === undefined ? '' : html` height="${height}"`}`;
-  const cls = className === '' ? '' : html` class="${className}"`;
-  const img = html`<img src="${src}" alt="${alt}"${caption}${size}${cls} loading="lazy">`;
   const dark = data.refDark === undefined ? undefined : imageUrl(data.refDark, s);
-  return dark === undefined ? img : html`<picture><source srcset="${dark}"${DARK}>${img}</picture>`;
+  const cls = (extra: string) => {
+    const all = [className, extra].filter((c) => c !== '').join(' ');
+    return all === '' ? '' : html` class="${all}"`;
+  };
+  const img = html`<img src="${src}" alt="${alt}"${caption}${size}${cls(dark === undefined ? '' : 'image-light')} loading="lazy">`;
+  return dark === undefined
+    ? img
+    : html`${img}<img src="${dark}" alt="${alt}"${caption}${size}${cls('image-dark')} loading="lazy">`;
 }
 
 /** An `images` block: its figures in a `div.images`, with the block's alignment and frame. */

@@ -106,3 +106,14 @@ export function codeTagAttributes(data: Record<string, unknown>): string {
   }
   return out.map((a) => ` ${a}`).join('');
 }
+
+/** The published site's classes for a code block's options (site.css), '' when it has none. */
+export function codeClasses(data: Record<string, unknown>): string {
+  return [
+    data.overflow === 'wrap' ? 'code-wrap' : '',
+    data.lineNumbers === true ? 'line-numbers' : '',
+    data.fullWidth === true ? 'full-width' : '',
+  ]
+    .filter((c) => c !== '')
+    .join(' ');
+}
