@@ -91,7 +91,9 @@ test('an imported page of blocks works as a reader expects (screenshot)', async 
   for (const image of await images.all()) {
     const src = (await image.getAttribute('src')) ?? '';
     if (!src.includes('@livery/files/')) continue;
-    const loaded = await image.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth);
+    const loaded = await image.evaluate(
+      (el) => (el as unknown as { naturalWidth: number }).naturalWidth,
+    );
     assert.ok(loaded > 0, `${src} loads`);
   }
   assert.match(await visibleText(page, 'main'), /The northern loop\./);

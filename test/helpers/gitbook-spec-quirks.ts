@@ -104,9 +104,87 @@ const plainObject: SchemaPatch = {
     'PlainObject has no `type: object`: every primitive prop matches two branches of its oneOf, so integration blocks could hold no string, number or boolean prop',
 };
 
+/**
+ * An inline button's data is `allOf [{label, kind, size, icon}, oneOf [{ref}, {action}]]`, each
+ * branch of the oneOf with `additionalProperties: false`: inside the allOf the data always has
+ * `label` and `kind`, which both branches refuse, so no button matches. The branches mean "a
+ * reference or an action, not both": they are read so.
+ */
+const buttonTarget: SchemaPatch = {
+  kind: 'replace',
+  version: '0.202',
+  at: '/components/schemas/DocumentInlineButton/properties/data/allOf/1',
+  was: {
+    oneOf: [
+      {
+        type: 'object',
+        properties: { ref: { $ref: '#/components/schemas/ContentRef' } },
+        required: ['ref'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { action: { $ref: '#/components/schemas/DocumentAction' } },
+        required: ['action'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  by: {
+    type: 'object',
+    properties: {
+      ref: { $ref: '#/components/schemas/ContentRef' },
+      action: { $ref: '#/components/schemas/DocumentAction' },
+    },
+    oneOf: [
+      { required: ['ref'], not: { required: ['action'] } },
+      { required: ['action'], not: { required: ['ref'] } },
+    ],
+  },
+  reason:
+    "0.202: DocumentInlineButton.data = allOf [{label, kind, …}, oneOf [{ref}, {action}]] and each oneOf branch has additionalProperties: false, so the label and kind every button has make both branches fail; the oneOf is read as 'a ref or an action, not both'",
+};
+
+/**
+ * A table record's value is `oneOf [number, string|null, boolean, string[], ContentRef,
+ * DocumentTableImageRecord]`, and both ContentRef and DocumentTableImageRecord have
+ * ContentRefFile and ContentRefURL as branches: a cell that links a URL or a file (a content-ref
+ * column to a web page, an image column) matches two branches, so no such cell is valid. The
+ * union is read as "any of".
+ */
+const tableRecordValue: SchemaPatch = {
+  kind: 'replace',
+  version: '0.202',
+  at: '/components/schemas/DocumentTableRecord/properties/values/additionalProperties',
+  was: {
+    oneOf: [
+      { type: 'number' },
+      { type: ['string', 'null'] },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+      { $ref: '#/components/schemas/ContentRef' },
+      { $ref: '#/components/schemas/DocumentTableImageRecord' },
+    ],
+  },
+  by: {
+    anyOf: [
+      { type: 'number' },
+      { type: ['string', 'null'] },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+      { $ref: '#/components/schemas/ContentRef' },
+      { $ref: '#/components/schemas/DocumentTableImageRecord' },
+    ],
+  },
+  reason:
+    '0.202: DocumentTableRecord.values is oneOf [number, string, boolean, string[], ContentRef, DocumentTableImageRecord], and ContentRefFile and ContentRefURL are branches of both ContentRef and DocumentTableImageRecord, so a cell holding a URL or file reference matches two branches; the union is read as anyOf',
+};
+
 export const UNSATISFIABLE: readonly SchemaPatch[] = [
   plainObject,
   pageBody('0.202'),
+  buttonTarget,
+  tableRecordValue,
   pageBody('0.130'),
   pageBody('0.91'),
   undefinedIn130('/components/schemas/Site', 'defaultSpace', '0.202 drops it from Site.required.'),

@@ -363,7 +363,11 @@ describe('markdownToDocument: construct by construct', () => {
       alt: 'A cat',
     });
     assert.deepEqual(image.fragments, [
-      { object: 'fragment', fragment: 'caption', nodes: [para(t('The cat'))] },
+      {
+        object: 'fragment',
+        fragment: 'caption',
+        nodes: [para(txt(leaf('The '), leaf('cat', 'bold')))],
+      },
     ]);
   });
 

@@ -6,7 +6,9 @@ export function withHeadingIds(nodes: Block[]): Block[] {
   const visit = (list: Block[]) => {
     for (const node of list) {
       if (/^heading-\d$/.test(node.type)) {
-        const base = headingId(plainText(node.nodes));
+        // A custom anchor (`data.id`, blocks/heading-anchor.ts) is the heading's own.
+        const custom = typeof node.data.id === 'string' ? node.data.id : undefined;
+        const base = custom ?? headingId(plainText(node.nodes));
         const seen = taken.get(base) ?? 0;
         taken.set(base, seen + 1);
         node.meta = { id: seen === 0 ? base : `${base}-${seen + 1}` };

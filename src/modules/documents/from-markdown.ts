@@ -2,10 +2,16 @@ import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { withHeadingIds } from './anchors.js';
 import { codeTagOf } from './blocks/code.js';
+import { customBlock } from './blocks/custom-block.js';
+import { customAnchorOf, withCustomAnchor } from './blocks/heading-anchor.js';
+import { htmlSyntax } from './blocks/html-syntax.js';
+import { htmlTableBlock } from './blocks/html-table.js';
+import { imageGroupBlock } from './blocks/images.js';
 import { tagBlockOf } from './blocks/index.js';
 import { mathBlockOf, mathSyntax } from './blocks/math.js';
+import { preCodeBlock, withCodeOptions } from './blocks/pre-code.js';
 import { gitbookSyntax } from './gitbook-syntax.js';
-import { inlinesOf } from './inline-tokens.js';
+import { type InlineContext, inlinesOf } from './inline-tokens.js';
 import type { PageLinks } from './links.js';
 import {
   type Align,
@@ -18,7 +24,6 @@ import {
   type HintStyle,
   heading,
   type Inline,
-  images,
   type JsonDocument,
   paragraph,
   plainText,
@@ -41,11 +46,13 @@ export interface DocumentContext extends PageLinks {
 
 export const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false })
   .use(gitbookSyntax)
-  .use(mathSyntax);
+  .use(mathSyntax)
+  .use(htmlSyntax);
 
 export function markdownToDocument(source: string, context: DocumentContext = {}): JsonDocument {
-  const tokens = markdown.parse(source, {});
-  const walker = new Walker(tokens, context);
+  const env: { gbFootnotes?: Map<string, string> } = {};
+  const tokens = markdown.parse(source, env);
+  const walker = new Walker(tokens, withFootnotes(context, env.gbFootnotes));
   let nodes = walker.blocks(undefined);
   const first = nodes[0];
   if (
@@ -58,14 +65,48 @@ export function markdownToDocument(source: string, context: DocumentContext = {}
   return fitDocument(document(withHeadingIds(nodes)), context);
 }
 
+/**
+ * The context with the page's footnotes (`[^1]: note`), each note's Markdown read once as blocks
+ * (a note's own footnote references are its text).
+ */
+function withFootnotes(
+  context: DocumentContext,
+  notes: Map<string, string> | undefined,
+): DocumentContext & InlineContext {
+  if (notes === undefined) return context;
+  const read = new Map<string, Block[]>();
+  return {
+    ...context,
+    footnoteSource: notes,
+    footnote: (label) => {
+      const known = read.get(label);
+      if (known !== undefined) return known;
+      const source = notes.get(label);
+      if (source === undefined) return undefined;
+      const blocks = new Walker(markdown.parse(source, {}), context).blocks(undefined);
+      const body = blocks.length === 0 ? [paragraph([])] : blocks;
+      read.set(label, body);
+      return body;
+    },
+  };
+}
+
 const CHECKBOX = /^\[([ xX])\]\s+/;
 
 class Walker {
   private at = 0;
   constructor(
     private readonly tokens: Token[],
-    private readonly context: DocumentContext,
+    private readonly context: DocumentContext & InlineContext,
   ) {}
+
+  /** GitBook's HTML inside HTML (a caption, a table cell, a custom block) as inline content. */
+  private readonly inlineHtml = (source: string): Inline[] =>
+    inlinesOf(
+      markdown.parseInline(source, { gbHtml: true, gbFootnotes: this.context.footnoteSource })[0]
+        ?.children ?? null,
+      this.context,
+    );
 
   /** Blocks until the token of type `until` (consumed) or the end. */
   blocks(until: string | undefined): Block[] {
@@ -98,9 +139,10 @@ class Walker {
       }
       case 'heading_open': {
         const level = Math.min(Number(token.tag.slice(1)), 3) as 1 | 2 | 3;
+        const anchor = customAnchorOf(this.tokens[this.at]);
         const nodes = this.inline();
         this.at++;
-        return [heading(level, nodes, '')];
+        return [withCustomAnchor(heading(level, nodes, ''), anchor)];
       }
       case 'bullet_list_open':
       case 'ordered_list_open':
@@ -120,10 +162,14 @@ class Walker {
       }
       case 'gitbook_open':
         return this.templateBlock(token.meta.name, token.meta.attrs, token.meta.source ?? '');
-      case 'gitbook_figure':
-        return [
-          images([{ url: token.meta.src, alt: token.meta.alt, caption: token.meta.caption }]),
-        ];
+      case 'gitbook_images':
+        return [imageGroupBlock(token.meta, this.context, this.inlineHtml)];
+      case 'gitbook_pre':
+        return [preCodeBlock(token.meta)];
+      case 'gitbook_table':
+        return [htmlTableBlock(token.meta, this.context, this.inlineHtml)];
+      case 'gitbook_custom_block':
+        return [customBlock(token.meta, this.inlineHtml)];
       case 'gitbook_tag':
         return loneTag(token.meta.name, token.meta.attrs, this.context, token.meta.source ?? '');
       default:

@@ -6,8 +6,8 @@ import { isLoneTag } from './blocks/index.js';
  * GitBook's Markdown blocks for markdown-it (raw HTML stays off): template tags on lines of
  * their own, `{% hint style="info" %}…{% endhint %}`, `{% tabs %}`, `{% code title="x" %}`,
  * `{% content-ref url="…" %}`, `{% embed url="…" %}` (with or without `{% endembed %}`), any
- * other `{% name %}…{% endname %}` pair, `<details><summary>…</summary>…</details>`, and
- * GitBook's `<figure><img …><figcaption>…</figcaption></figure>` images.
+ * other `{% name %}…{% endname %}` pair, and `<details><summary>…</summary>…</details>` (GitBook's
+ * other HTML forms: blocks/html-syntax.ts).
  * A paired tag becomes `gitbook_open` … `gitbook_close` around its content, parsed as Markdown;
  * a lone one `gitbook_tag`; the converter (from-markdown.ts) decides what each becomes. No tag
  * is ever left in the text.
@@ -219,29 +219,8 @@ function details(state: StateBlock, startLine: number, endLine: number, silent: 
   return true;
 }
 
-/** GitBook's image with a caption, on one line: `<figure><img src="…" alt="…"><figcaption>…`. */
-const FIGURE =
-  /^<figure>\s*<img\s([^>]*)>\s*(?:<figcaption>(.*?)<\/figcaption>)?\s*<\/figure>\s*$/i;
-
-function figure(state: StateBlock, startLine: number, _endLine: number, silent: boolean) {
-  if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  const match = FIGURE.exec(lineOf(state, startLine));
-  if (match === null) return false;
-  if (silent) return true;
-  const attrs = tagAttributes(match[1] ?? '');
-  const token = state.push('gitbook_figure', 'figure', 0);
-  token.block = true;
-  token.map = [startLine, startLine + 1];
-  // The caption's own markup (`<p>`, `<strong>`) is left out: the model's caption is text.
-  const caption = (match[2] ?? '').replace(/<[^>]*>/g, '').trim();
-  token.meta = { src: attrs.src ?? '', alt: attrs.alt ?? '', caption };
-  state.line = startLine + 1;
-  return true;
-}
-
 export function gitbookSyntax(md: MarkdownIt): void {
   const alt = ['paragraph', 'reference', 'blockquote', 'list'];
-  md.block.ruler.before('fence', 'gitbook_figure', figure, { alt });
   md.block.ruler.before('fence', 'gitbook_tag', templateTag, { alt });
   md.block.ruler.before('fence', 'gitbook_details', details, { alt });
 }

@@ -1,19 +1,29 @@
 import type Token from 'markdown-it/lib/token.mjs';
+import { inlineImageOf } from './blocks/images.js';
+import { annotation, inlineNodeOf, takeLastWord } from './blocks/inline-nodes.js';
 import { inlineMath } from './blocks/math.js';
 import type { PageLinks } from './links.js';
 import { refOf } from './links.js';
 import {
+  type Block,
   type Inline,
   type InlineImage,
-  inlineImage,
   inlines,
   type Leaf,
   link,
+  type Mark,
   type MarkType,
   mark,
   type TextNode,
   textNode,
 } from './model.js';
+
+/** Links, and the notes of the page's footnotes (`[^label]: …`) as blocks. */
+export interface InlineContext extends PageLinks {
+  footnote?: (label: string) => Block[] | undefined;
+  /** The notes' Markdown by label, for references inside HTML (a table cell, a caption). */
+  footnoteSource?: Map<string, string>;
+}
 
 /**
  * markdown-it's inline tokens as document inlines: text leaves with their marks (bold, italic,
@@ -21,19 +31,22 @@ import {
  * reference) and inline images. A soft line break is a space (a paragraph flows); a hard one is
  * a line break in the text.
  */
-export function inlinesOf(children: Token[] | null, links: PageLinks): Inline[] {
+export function inlinesOf(children: Token[] | null, links: InlineContext): Inline[] {
   const out: Inline[] = [];
-  const marks: MarkType[] = [];
-  let linkStart: { ref: ReturnType<typeof refOf>; at: number } | undefined;
+  const marks: Mark[] = [];
+  let linkStart: { ref: ReturnType<typeof refOf>; at: number; mention: boolean } | undefined;
   const leaf = (value: string, extra: MarkType[] = []): Leaf => ({
     object: 'leaf',
     text: value,
-    marks: [...marks, ...extra].map(mark),
+    marks: [...marks, ...extra.map(mark)],
   });
   const pushLeaf = (value: string, extra?: MarkType[]) => out.push(textNode([leaf(value, extra)]));
-  const toggle = (type: MarkType, on: boolean) => {
-    if (on) marks.push(type);
-    else marks.splice(marks.lastIndexOf(type), 1);
+  const toggle = (type: MarkType, on: boolean, data?: Mark['data']) => {
+    if (on) marks.push(data === undefined ? mark(type) : { object: 'mark', type, data });
+    else {
+      const at = marks.findLastIndex((m) => m.type === type);
+      if (at !== -1) marks.splice(at, 1);
+    }
   };
   for (const token of children ?? []) {
     switch (token.type) {
@@ -62,11 +75,26 @@ export function inlinesOf(children: Token[] | null, links: PageLinks): Inline[] 
         toggle('strikethrough', token.nesting === 1);
         break;
       case 'link_open':
-        linkStart = { ref: refOf(token.attrGet('href') ?? '', links), at: out.length };
+        linkStart = {
+          ref: refOf(token.attrGet('href') ?? '', links),
+          at: out.length,
+          // `[title](page.md "mention")`: GitBook's mention of a page.
+          mention: token.attrGet('title') === 'mention',
+        };
         break;
       case 'link_close': {
         if (linkStart === undefined) break;
         const inner = out.splice(linkStart.at) as (TextNode | InlineImage)[];
+        if (linkStart.mention) {
+          out.push({
+            object: 'inline',
+            type: 'mention',
+            isVoid: true,
+            data: { ref: linkStart.ref },
+          });
+          linkStart = undefined;
+          break;
+        }
         out.push(
           link(
             linkStart.ref,
@@ -79,15 +107,35 @@ export function inlinesOf(children: Token[] | null, links: PageLinks): Inline[] 
       case 'math_inline':
         out.push(inlineMath(token.content));
         break;
-      case 'image':
-        out.push(
-          inlineImage(
-            token.attrGet('src') ?? '',
-            altText(token),
-            token.attrGet('title') ?? undefined,
-          ),
+      case 'image': {
+        const image = inlineImageOf(
+          { src: token.attrGet('src') ?? '', alt: altText(token) },
+          links,
         );
+        const title = token.attrGet('title');
+        if (title !== null && title !== '') image.data.caption = title;
+        out.push(image);
         break;
+      }
+      case 'gb_image':
+        out.push(inlineImageOf(token.meta, links));
+        break;
+      case 'gb_mark_open':
+        toggle('color', true, token.meta);
+        break;
+      case 'gb_mark_close':
+        toggle('color', false);
+        break;
+      case 'gb_inline': {
+        if (token.meta.type === 'annotation') {
+          const body = links.footnote?.(token.meta.label);
+          if (body !== undefined) out.push(annotation(takeLastWord(out), body));
+          break;
+        }
+        const node = inlineNodeOf(token, links);
+        if (node !== undefined) out.push(node);
+        break;
+      }
       default:
         // html_inline does not occur (raw HTML is off); anything else keeps its text.
         if (token.content !== '') pushLeaf(token.content);

@@ -5,13 +5,15 @@
  * two documents with the same content are deep-equal (the round-trip properties rely on it).
  */
 
-export type MarkType = 'bold' | 'italic' | 'strikethrough' | 'code';
+export type MarkType = 'bold' | 'italic' | 'strikethrough' | 'code' | 'color';
 /** Marks are kept in this order on every leaf. */
-export const MARK_ORDER: readonly MarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
+export const MARK_ORDER: readonly MarkType[] = ['bold', 'italic', 'strikethrough', 'code', 'color'];
 
 export interface Mark {
   object: 'mark';
   type: MarkType;
+  /** A `color` mark's text and background colours (blocks/inline-html.ts). */
+  data?: { text: string; background: string };
 }
 export interface Leaf {
   object: 'leaf';
@@ -32,11 +34,36 @@ export type Ref =
   /** A reusable content of the space (`ContentRefReusableContent`): an include. */
   | { kind: 'reusable-content'; reusableContent: string };
 
+/** An image's source: a file of the revision, or a URL. */
+export type ImageRef = { kind: 'url'; url: string } | { kind: 'file'; file: string };
+
 export interface InlineImage {
   object: 'inline';
   type: 'inline-image';
   isVoid: true;
-  data: { ref: { kind: 'url'; url: string }; alt?: string; caption?: string };
+  data: {
+    ref: ImageRef;
+    refDark?: ImageRef;
+    alt?: string;
+    caption?: string;
+    size?: 'line' | 'original';
+  };
+}
+/** Void inlines of GitBook's HTML forms (blocks/inline-nodes.ts): data as 0.202's schema. */
+export interface InlineVoid {
+  object: 'inline';
+  type: 'emoji' | 'icon' | 'expression' | 'mention' | 'button';
+  isVoid: true;
+  data: Record<string, unknown>;
+}
+/** A footnote: the annotated text, its note as the `annotation-body` fragment. */
+export interface InlineAnnotation {
+  object: 'inline';
+  type: 'annotation';
+  isVoid: false;
+  data: Record<string, never>;
+  nodes: TextNode[];
+  fragments: Fragment[];
 }
 export interface InlineLink {
   object: 'inline';
@@ -52,7 +79,13 @@ export interface InlineMath {
   isVoid: true;
   data: { formula: string };
 }
-export type Inline = TextNode | InlineLink | InlineImage | InlineMath;
+export type Inline =
+  | TextNode
+  | InlineLink
+  | InlineImage
+  | InlineVoid
+  | InlineAnnotation
+  | InlineMath;
 
 /** A block: `type` says which, `data`, `nodes` and `fragments` as 0.202's schema of that type. */
 export interface Block {
@@ -86,7 +119,7 @@ export function textNode(leaves: Leaf[]): TextNode {
   const merged: Leaf[] = [];
   for (const leaf of leaves) {
     if (leaf.text === '') continue;
-    const marks = MARK_ORDER.filter((t) => leaf.marks.some((m) => m.type === t)).map(mark);
+    const marks = canonicalMarks(leaf.marks);
     const last = merged.at(-1);
     if (last !== undefined && sameMarks(last.marks, marks)) last.text += leaf.text;
     else merged.push({ object: 'leaf', text: leaf.text, marks });
@@ -98,8 +131,33 @@ export function textNode(leaves: Leaf[]): TextNode {
 export const text = (value: string, marks: MarkType[] = []): TextNode =>
   textNode([{ object: 'leaf', text: value, marks: marks.map(mark) }]);
 
+/** Marks in MARK_ORDER, one of each type (the last colour wins), each in one shape. */
+function canonicalMarks(marks: readonly Mark[]): Mark[] {
+  const out: Mark[] = [];
+  for (const type of MARK_ORDER) {
+    const found = marks.findLast((m) => m.type === type);
+    if (found === undefined) continue;
+    out.push(
+      found.data === undefined
+        ? mark(type)
+        : {
+            object: 'mark',
+            type,
+            data: { text: found.data.text, background: found.data.background },
+          },
+    );
+  }
+  return out;
+}
+
 const sameMarks = (a: Mark[], b: Mark[]) =>
-  a.length === b.length && a.every((m, i) => m.type === b[i]?.type);
+  a.length === b.length &&
+  a.every(
+    (m, i) =>
+      m.type === b[i]?.type &&
+      m.data?.text === b[i]?.data?.text &&
+      m.data?.background === b[i]?.data?.background,
+  );
 
 /**
  * Inline content in canonical form: neighbouring text nodes merged, empty ones dropped, and at

@@ -190,6 +190,8 @@ function plainContent(node: Block, links: PageLinks): Block[] {
       return tableRows(node);
     case 'images':
       return [paragraph(children.map((image) => imageInline(image)))];
+    case 'drawing':
+      return [paragraph([imageInline(node)])];
     case 'embed':
       return [refParagraph({ kind: 'url', url: String(node.data.url ?? '') }, links)];
     case 'content-ref':

@@ -1,6 +1,7 @@
+import { imagesOfInlines } from './blocks/images.js';
 import { loneTagOf } from './blocks/index.js';
 import { type PageLinks, refOf } from './links.js';
-import { type Block, type Inline, images, paragraph, text, voidBlock } from './model.js';
+import { type Block, type Inline, paragraph, text, voidBlock } from './model.js';
 
 /** Blocks of one token each: lone template tags, content references, paragraphs of images. */
 export function loneTag(
@@ -26,26 +27,7 @@ export function contentRef(url: string, context: PageLinks): Block {
   return voidBlock('content-ref', { ref: refOf(url, context) });
 }
 
-/** A paragraph of nothing but images (and spaces) is GitBook's `images` block. */
+/** A paragraph of nothing but block-sized images (and spaces) is GitBook's `images` block. */
 export function paragraphOrImages(nodes: Inline[]): Block {
-  const onlyImages = nodes.filter(
-    (node) => !(node.object === 'text' && node.leaves.every((leaf) => leaf.text.trim() === '')),
-  );
-  if (
-    onlyImages.length > 0 &&
-    onlyImages.every((n) => n.object === 'inline' && n.type === 'inline-image')
-  ) {
-    return images(
-      onlyImages.map((node) => {
-        const data = (node as { data: { ref: { url: string }; alt?: string; caption?: string } })
-          .data;
-        return {
-          url: data.ref.url,
-          alt: data.alt ?? '',
-          ...(data.caption === undefined ? {} : { caption: data.caption }),
-        };
-      }),
-    );
-  }
-  return paragraph(nodes);
+  return imagesOfInlines(nodes) ?? paragraph(nodes);
 }

@@ -8,7 +8,10 @@ import {
 import { attrUrl, isAllowedUrl } from '../../html/safe-url.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import { codeClasses, mermaidHtml, numberedLines } from './blocks/code.js';
+import { htmlTableHtml, isPlainGrid } from './blocks/html-table.js';
+import { imagesHtml, imgHtml } from './blocks/images.js';
 import { type HtmlContext, tagBlockHtml } from './blocks/index.js';
+import { colorMarkHtml, inlineNodeHtml } from './blocks/inline-nodes.js';
 import { mathHtml } from './blocks/math.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Ref } from './model.js';
 import { plainText } from './model.js';
@@ -51,10 +54,18 @@ interface State extends HtmlOptions {
   tabGroups: number;
   /** What blocks/ render with (made once per document). */
   context?: HtmlContext;
+  /** Footnotes (annotations) so far: their notes, listed after the page. */
+  notes: SafeHtml[];
 }
 
 export function documentToHtml(doc: JsonDocument, options: HtmlOptions = {}): string {
-  return html`${blocksHtml(doc.nodes, { ...options, tabGroups: 0 })}`.html;
+  const s: State = { ...options, tabGroups: 0, notes: [] };
+  const body = blocksHtml(doc.nodes, s);
+  const notes =
+    s.notes.length === 0
+      ? ''
+      : html`<section class="footnotes" role="doc-endnotes"><hr>\n<ol>\n${s.notes.map((note, i) => html`<li id="fn-${i + 1}">${note} <a href="#fnref-${i + 1}" class="footnote-back" aria-label="Back">↩</a></li>\n`)}</ol>\n</section>\n`;
+  return html`${body}${notes}`.html;
 }
 
 function contextOf(s: State): HtmlContext {
@@ -113,9 +124,16 @@ function blockHtml(node: Block, s: State): SafeHtml {
     case 'code':
       return codeHtml(node, s);
     case 'table':
-      return tableHtml(node, s);
+      return isPlainGrid(node)
+        ? tableHtml(node, s)
+        : htmlTableHtml(node, {
+            ...s,
+            href: (ref) => refHref(ref, s),
+            blocks: (nodes) => html`${blocksHtml(nodes, s)}`,
+          });
     case 'images':
-      return imagesHtml(node);
+    case 'drawing':
+      return imagesHtml(node, s, (nodes) => html`${inlineHtml(nodes, s)}`);
     case 'tabs':
       return tabsHtml(node, s);
     case 'expandable': {
@@ -190,22 +208,6 @@ function tableHtml(node: Block, s: State): SafeHtml {
   return html`<div class="table-wrap"><table>\n<thead>\n<tr>${head}</tr>\n</thead>\n<tbody>\n${body}</tbody>\n</table></div>\n`;
 }
 
-function imagesHtml(node: Block): SafeHtml {
-  const figures = (node.nodes ?? []).map((image) => {
-    const data = (image as Block).data as InlineImage['data'];
-    const caption = plainText((image as Block).fragments?.[0]?.nodes);
-    return html`<figure>${imageTag(data)}${caption === '' ? '' : html`<figcaption>${caption}</figcaption>`}</figure>`;
-  });
-  return html`<div class="images">${figures}</div>\n`;
-}
-
-function imageTag(data: InlineImage['data']): SafeHtml {
-  const src = attrUrl(data.ref.url, true);
-  if (src === undefined) return html`${data.alt ?? ''}`;
-  const title = data.caption === undefined ? '' : html` title="${data.caption}"`;
-  return html`<img src="${src}" alt="${data.alt ?? ''}"${title} loading="lazy">`;
-}
-
 /**
  * Tabs as radio buttons and labels (site.css shows the checked one's panel): they work without
  * JavaScript, and each panel has its title so that nothing is hidden to a reader without CSS.
@@ -254,8 +256,18 @@ const external = (href: SafeUrl, s: State) =>
 function inlineHtml(nodes: readonly Inline[] | undefined, s: State): SafeHtml[] {
   return (nodes ?? []).map((node) => {
     if (node.object === 'text') return html`${node.leaves.map(leafHtml)}`;
-    if (node.type === 'inline-image') return imageTag(node.data);
     if (node.type === 'inline-math') return mathHtml(node.data.formula, false);
+    if (node.type === 'inline-image') {
+      return imgHtml(node.data, s, node.data.size === 'line' ? 'inline-line' : '');
+    }
+    if (node.type === 'annotation') {
+      const n = s.notes.push(html``);
+      s.notes[n - 1] = html`${blocksHtml(node.fragments[0]?.nodes, s)}`;
+      return html`<span class="annotation">${inlineHtml(node.nodes, s)}<sup class="footnote-ref"><a href="#fn-${n}" id="fnref-${n}">${n}</a></sup></span>`;
+    }
+    if (node.type !== 'link') {
+      return inlineNodeHtml(node, { href: (ref) => refHref(ref, s), pageTitle: s.pageTitle });
+    }
     const inner = inlineHtml(node.nodes, s);
     const href = refHref(node.data.ref, s);
     return href === undefined
@@ -286,6 +298,9 @@ function leafHtml(leaf: Leaf): SafeHtml {
         break;
       case 'code':
         out = html`<code>${out}</code>`;
+        break;
+      case 'color':
+        out = colorMarkHtml(m, out);
         break;
     }
   }

@@ -1,8 +1,14 @@
 import { codeTagMarkdown } from './blocks/code.js';
+import { emojiCode } from './blocks/emoji.js';
+import { customAnchorMarkdown } from './blocks/heading-anchor.js';
+import { htmlTableMarkdown, isPipeTable } from './blocks/html-table.js';
+import { imagesMarkdown, imgMarkdown, srcOf } from './blocks/images.js';
 import { type MarkdownContext, tagBlockMarkdown } from './blocks/index.js';
+import { colorMarkOpen, inlineNodeMarkdown } from './blocks/inline-nodes.js';
 import { mathMarkdown } from './blocks/math.js';
+import { codeTagAttributes } from './blocks/pre-code.js';
 import { hrefOf, type PageLinks } from './links.js';
-import type { Block, Inline, InlineImage, JsonDocument, Leaf, MarkType, Ref } from './model.js';
+import type { Block, Inline, InlineImage, JsonDocument, Leaf, Mark, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
 
@@ -12,9 +18,27 @@ import { tableCells } from './table-cells.js';
  * hints, tabs, code titles, content references and embeds, `<details>` for expandables.
  */
 export function documentToMarkdown(doc: JsonDocument, links: PageLinks = {}): string {
-  const out = blocks(doc.nodes, links);
-  return out === '' ? '' : `${out}\n`;
+  const outer = footnotes;
+  footnotes = [];
+  try {
+    const body = blocks(doc.nodes, links);
+    // Footnotes' notes (annotations) after the page: `[^1]: note`, continued four spaces in.
+    const notes = footnotes.map(
+      (note, i) =>
+        `[^${i + 1}]: ${note
+          .split('\n')
+          .map((line, j) => (j === 0 || line === '' ? line : `    ${line}`))
+          .join('\n')}`,
+    );
+    const out = [body, ...notes].filter((part) => part !== '').join('\n\n');
+    return out === '' ? '' : `${out}\n`;
+  } finally {
+    footnotes = outer;
+  }
 }
+
+/** The notes of the annotations written so far in the document being written. */
+let footnotes: string[] | undefined;
 
 function blocks(nodes: readonly (Block | Inline)[] | undefined, links: PageLinks): string {
   const parts: string[] = [];
@@ -42,7 +66,7 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     case 'heading-2':
     case 'heading-3': {
       const level = Number(node.type.slice(-1));
-      return `${'#'.repeat(level)} ${inlineMarkdown(node.nodes as Inline[], links, 'line')}`;
+      return `${'#'.repeat(level)} ${inlineMarkdown(node.nodes as Inline[], links, 'line')}${customAnchorMarkdown(node)}`;
     }
     case 'list-ordered':
     case 'list-unordered':
@@ -62,7 +86,9 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     case 'divider':
       return '---';
     case 'table':
-      return tableMarkdown(node, links);
+      return isPipeTable(node)
+        ? tableMarkdown(node, links)
+        : htmlTableMarkdown(node, links, (nodes) => inlineMarkdown(nodes, links, 'html'));
     case 'tabs':
       return `{% tabs %}\n${(node.nodes ?? [])
         .map(
@@ -83,13 +109,8 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     case 'embed':
       return `{% embed url="${attr(String(data.url ?? ''))}"${data.fullWidth === true ? ' fullWidth="true"' : ''} %}`;
     case 'images':
-      return (node.nodes ?? [])
-        .map((image) => {
-          const d = (image as Block).data as InlineImage['data'];
-          const caption = plainText((image as Block).fragments?.[0]?.nodes);
-          return imageMarkdown(d.ref.url, d.alt ?? '', caption);
-        })
-        .join(' ');
+    case 'drawing':
+      return imagesMarkdown(node, links, (nodes) => inlineMarkdown(nodes, links, 'html'));
     default:
       // blocks/ (stepper, columns, math…); anything else: its content.
       return tagBlockMarkdown(node, markdownContext(links)) ?? blocks(node.nodes, links);
@@ -157,7 +178,8 @@ function imageMarkdown(url: string, alt: string, caption: string): string {
   return `![${escapeText(alt, 'line')}](${destination(url)}${title})`;
 }
 
-type Where = 'block' | 'line' | 'cell';
+/** Where inline content goes: a paragraph, one line (a heading), a pipe table's cell, or HTML. */
+type Where = 'block' | 'line' | 'cell' | 'html';
 
 /**
  * Characters that would be read as Markdown: backslash-escaped (`&` too, for entities), and at
@@ -166,14 +188,32 @@ type Where = 'block' | 'line' | 'cell';
 function escapeText(value: string, where: Where): string {
   let escaped = value.replace(/([\\`*_[\]<>~|{}&!#$])/g, '\\$1');
   if (where !== 'block') escaped = escaped.replaceAll('\n', ' ');
+  // `:house:` written as text stays text.
+  if (escaped.includes(':')) {
+    escaped = escaped.replace(/:([a-z0-9_+-]{1,40})(?=:)/g, (whole, name: string) =>
+      emojiCode(name) === undefined ? whole : `\\:${name}`,
+    );
+  }
   return escaped;
 }
 
-const MARK_SYNTAX: Record<Exclude<MarkType, 'code'>, string> = {
+const MARK_SYNTAX: Record<string, string> = {
   bold: '**',
   italic: '*',
   strikethrough: '~~',
 };
+
+/** A mark as a key: its type, and a colour mark's colours. */
+const markKey = (m: Mark) =>
+  m.type === 'color'
+    ? `color ${m.data?.text ?? 'default'} ${m.data?.background ?? 'default'}`
+    : m.type;
+const opening = (key: string) => {
+  if (!key.startsWith('color ')) return MARK_SYNTAX[key] ?? '';
+  const [, text = 'default', background = 'default'] = key.split(' ');
+  return colorMarkOpen({ object: 'mark', type: 'color', data: { text, background } });
+};
+const closing = (key: string) => (key.startsWith('color ') ? '</mark>' : (MARK_SYNTAX[key] ?? ''));
 
 /**
  * Inline content: marks opened and closed around runs of leaves (a mark spanning several leaves
@@ -184,15 +224,43 @@ export function inlineMarkdown(nodes: readonly Inline[], links: PageLinks, where
   for (const node of nodes) {
     if (node.object === 'text') out.push(leavesMarkdown(node.leaves, where));
     else if (node.type === 'inline-math') out.push(mathMarkdown(node.data.formula));
-    else if (node.type === 'inline-image') {
-      out.push(imageMarkdown(node.data.ref.url, node.data.alt ?? '', node.data.caption ?? ''));
-    } else {
+    else if (node.type === 'inline-image') out.push(inlineImageMarkdown(node, links, where));
+    else if (node.type === 'link') {
       const inner = inlineMarkdown(node.nodes, links, where);
-      out.push(`[${inner}](${destination(hrefOf(node.data.ref, links))})`);
-    }
+      const href = hrefOf(node.data.ref, links);
+      out.push(
+        where === 'html'
+          ? `<a href="${href.replaceAll('&', '&#x26;').replaceAll('"', '&#x22;')}">${inner}</a>`
+          : `[${inner}](${destination(href)})`,
+      );
+    } else if (node.type === 'annotation') {
+      const inner = node.nodes.map((n) => leavesMarkdown(n.leaves, where)).join('');
+      const body = blocks(node.fragments[0]?.nodes, links);
+      if (footnotes === undefined) out.push(inner);
+      else out.push(`${inner}[^${footnotes.push(body === '' ? ' ' : body)}]`);
+    } else
+      out.push(
+        cellSafe(inlineNodeMarkdown(node, links, where === 'html', out.at(-1) ?? ''), where),
+      );
   }
   const joined = out.join('');
   return where === 'block' ? lineStarts(joined) : joined;
+}
+
+/** HTML in a pipe table's cell: its `|` as an entity (the row is split on `|` before HTML is read). */
+const cellSafe = (markup: string, where: Where) =>
+  where === 'cell' ? markup.replaceAll('|', '&#x7C;') : markup;
+
+/** An inline image: `![alt](src "caption")`, or GitBook's `<img>` for a size, a dark variant or HTML. */
+function inlineImageMarkdown(node: InlineImage, links: PageLinks, where: Where): string {
+  const data = node.data;
+  if (where === 'html' || data.size !== undefined || data.refDark !== undefined) {
+    return cellSafe(
+      imgMarkdown(data, links, data.size === undefined ? '' : ` data-size="${data.size}"`),
+      where,
+    );
+  }
+  return imageMarkdown(srcOf(data.ref, links), data.alt ?? '', data.caption ?? '');
 }
 
 /** After a hard break, a line that would start a block (`- `, `1. `, `#`) is escaped. */
@@ -222,20 +290,20 @@ function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
     out += trail + content;
     trail = text.slice(content.length);
   };
-  const open: MarkType[] = [];
-  const close = (keep: MarkType[]) => {
+  const open: string[] = [];
+  const close = (keep: string[]) => {
     // A closing delimiter may not follow a space: the spaces go after it (`**a** `).
-    while (open.some((m) => !keep.includes(m))) out += MARK_SYNTAX[open.pop() as 'bold'];
+    while (open.some((m) => !keep.includes(m))) out += closing(open.pop() as string);
   };
   for (const leaf of leaves) {
     const isCode = leaf.marks.some((m) => m.type === 'code');
     const blank = !isCode && leaf.text.trim() === '';
     // Marks on spaces alone cannot be written: they are left out.
-    const own = leaf.marks.map((m) => m.type).filter((t) => t !== 'code');
+    const own = leaf.marks.filter((m) => m.type !== 'code').map(markKey);
     const marks = blank ? own.filter((t) => open.includes(t)) : own;
     close(marks);
     const body = isCode ? codeSpan(leaf.text, where) : escapeText(leaf.text, where);
-    const adds = marks.filter((m) => !open.includes(m)) as Exclude<MarkType, 'code'>[];
+    const adds = marks.filter((m) => !open.includes(m));
     const lead = adds.length > 0 ? body.slice(0, body.length - body.trimStart().length) : '';
     write(lead);
     if (adds.length > 0) {
@@ -243,7 +311,7 @@ function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
       trail = '';
     }
     for (const m of adds) {
-      out += MARK_SYNTAX[m];
+      out += opening(m);
       open.push(m);
     }
     write(body.slice(lead.length));
@@ -264,8 +332,11 @@ function longestRun(value: string, char: string): number {
   return longest;
 }
 
-/** A code span; in a table cell `|` is `\|` even there (the table is split first). */
+/** A code span; in a table cell `|` is `\|` even there (the table is split first); in HTML `<code>`. */
 function codeSpan(value: string, where: Where): string {
+  if (where === 'html') {
+    return `<code>${value.replaceAll('&', '&#x26;').replaceAll('<', '&#x3C;').replaceAll('\n', ' ')}</code>`;
+  }
   const ticks = '`'.repeat(longestRun(value, '`') + 1);
   const pad = value.startsWith('`') || value.endsWith('`') || /^ .* $/.test(value) ? ' ' : '';
   const body = value.replaceAll('\n', ' ');
