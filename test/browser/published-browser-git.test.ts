@@ -14,7 +14,7 @@ import {
  * A page imported from a GitBook-format repository (issue 27), in Chromium: tabs switch,
  * the expandable expands, steps are numbered, cards are tiles that link, the formula is typeset,
  * images load from the revision's files, the include is rendered in place, and no `{% … %}` is
- * left anywhere. The repository is test/fixtures/gitbook-blocks (written for these tests),
+ * left anywhere. The repository is test/helpers/gitbook-blocks (written for these tests),
  * committed with `git` by the test. Screenshot in test-results/; LIVERY_UPDATE_SCREENSHOTS=1
  * refreshes docs/images/published-git-blocks.png.
  */
@@ -24,7 +24,7 @@ let url: string;
 
 before(async () => {
   s = await startBrowserSuite({ GIT_LOCAL_DIRS: repo.root, GIT_CACHE_DIR: `${repo.root}/.cache` });
-  cpSync(new URL('../fixtures/gitbook-blocks/', import.meta.url), repo.dir, { recursive: true });
+  cpSync(new URL('../helpers/gitbook-blocks/', import.meta.url), repo.dir, { recursive: true });
   repo.commit({}, 'Field guide');
   const site = await publishedSite(s.t, { basename: 'field' });
   const space = `/v1/spaces/${site.spaceId}`;
