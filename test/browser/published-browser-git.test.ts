@@ -58,6 +58,8 @@ test('an imported page of blocks works as a reader expects (screenshot)', async 
   assert.equal(response?.status(), 200);
   const body = await page.locator('main').innerText();
   assert.doesNotMatch(body, /\{%/, 'no template tag is left in the page');
+  assert.doesNotMatch(body, /description:|title: Safety/, 'front matter is not content');
+  assert.equal(await page.locator('main h1').count(), 1, 'the title once');
   assert.doesNotMatch(await page.content(), /\{%\s*(hint|tabs|tab|stepper|step|include)\b/);
 
   // Tabs: the first panel shows; a click on the second shows it instead.

@@ -37,8 +37,14 @@ export class FilesService {
     return this.repo.reusableContents(revision.spaceId, revision.reusableContents);
   }
 
+  /** A file's absolute address (the API's `downloadURL`). */
   urlOf(file: Pick<StoredFile, 'hash' | 'name'>): string {
     return `${this.publicUrl}@livery/files/${file.hash}/${encodeURIComponent(file.name)}`;
+  }
+
+  /** Its address on the published site's own origin (`/s/@livery/files/…`), for page bodies. */
+  private siteUrlOf(file: Pick<StoredFile, 'hash' | 'name'>): string {
+    return `${new URL(this.publicUrl).pathname}@livery/files/${file.hash}/${encodeURIComponent(file.name)}`;
   }
 
   present(file: StoredFile): RevisionFile {
@@ -91,7 +97,7 @@ export class FilesService {
       files: files.map((f) => [
         f.id,
         f.gitPath ?? f.path,
-        this.urlOf(f),
+        this.siteUrlOf(f),
         f.name,
         f.contentType,
         f.size,
