@@ -144,6 +144,20 @@ export function stall(repo: TestRepo): () => void {
   };
 }
 
+/**
+ * Whether a git process is held by `stall(repo)` right now (blocked opening the pipe). Asking
+ * lets that one process through when there is one: use it to check that none is left.
+ */
+export function heldReader(repo: TestRepo): boolean {
+  try {
+    const path = join(repo.dir, '.git', 'objects', 'info', 'alternates');
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    return true;
+  } catch {
+    return false; // ENXIO: no reader (or no pipe any more)
+  }
+}
+
 export interface SecondApp extends Requester {
   app: FastifyInstance;
   db: Db;

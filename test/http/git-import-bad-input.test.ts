@@ -85,6 +85,8 @@ describe(`Git Sync import: bad input (${BACKEND})`, () => {
       [{ url, ref: 'main', repoProjectDirectory: '../elsewhere' }, /repoProjectDirectory/],
       [{ url, ref: 'main', repoProjectDirectory: 'docs/../../x' }, /repoProjectDirectory/],
       [{ url, ref: 'main', timestamp: 'yesterday' }, /timestamp/],
+      // A leap second: a valid RFC 3339 date-time that JavaScript's Date cannot read.
+      [{ url, ref: 'main', timestamp: '2026-12-31T23:59:60Z' }, /timestamp/],
       [{ url, ref: 'main', force: 'yes' }, /force/],
     ];
     for (const [body, field] of cases) {

@@ -36,6 +36,8 @@ export interface RunOptions {
   config?: readonly string[];
   /** What the process reads on stdin. */
   input?: string;
+  /** Stops the run (its whole process group) when aborted: a server stopping, a timeout. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -101,6 +103,9 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
       () => stop(new GitError('timeout', `git ${commandOf(args)} took more than ${timeoutMs} ms`)),
       timeoutMs,
     );
+    const aborted = () => stop(new GitError('failed', `git ${commandOf(args)} was stopped`));
+    if (options.signal?.aborted === true) aborted();
+    else options.signal?.addEventListener('abort', aborted, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxStdout)
@@ -122,6 +127,7 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', aborted);
       if (failure !== undefined) reject(failure);
       else if (code === 0) resolve(Buffer.concat(chunks));
       else reject(classify(args, stderr));
