@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +11,6 @@ import {
   describeWarnings,
   importAndWait,
   newSpace,
-  no5xx,
   queueImport,
   warningAbout,
 } from '../helpers/git-import.js';
@@ -97,26 +96,63 @@ describe(`Git Sync import: bad input (${BACKEND})`, () => {
     expectError(await t.request({ url: `/v1/spaces/${spaceId}/git/info` }), 404);
   });
 
-  test('an unreachable host: a 400 of the URL policy, or a failure saying so; nothing imported', async () => {
+  test('an unreachable host: a 400 of the URL policy naming url (its name does not resolve), nothing started', async () => {
     const spaceId = await newSpace(t);
     const before = (await currentRevision(t, spaceId)).id;
-    const res = no5xx(
-      await queueImport(t, spaceId, { url: 'https://unresolvable.invalid/x.git', ref: 'main' }),
-      'unresolvable host',
-    );
-    if (res.statusCode === 400) {
-      assert.match(expectError(res, 400), /url/);
-      expectError(await t.request({ url: `/v1/spaces/${spaceId}/git/info` }), 404);
-    } else {
-      assert.equal(res.statusCode, 204, res.body);
-      const state = await importAndWait(t, spaceId, {
-        url: 'https://unresolvable.invalid/x.git',
-        ref: 'main',
-      });
-      assert.equal(state.operation.state, 'failure');
-      assert.match(state.operation.error, /could not be reached/);
-    }
+    const res = await queueImport(t, spaceId, {
+      url: 'https://unresolvable.invalid/x.git',
+      ref: 'main',
+    });
+    assert.match(expectError(res, 400), /^url: .*could not be resolved/);
+    expectError(await t.request({ url: `/v1/spaces/${spaceId}/git/info` }), 404);
     assert.equal((await currentRevision(t, spaceId)).id, before);
+  });
+
+  test('a ref or URL that git would read as an option: refused, nothing run', async () => {
+    const { spaceId, revisionId } = await spaceWithGoodImport();
+    const marker = join(repo.root, 'pwned');
+    const state = await importAndWait(t, spaceId, {
+      url,
+      ref: `--upload-pack=touch ${marker}`,
+    });
+    assert.equal(state.operation.state, 'failure');
+    assert.match(state.operation.error, /ref/);
+    const res = await queueImport(t, spaceId, {
+      url: `--upload-pack=touch ${marker}`,
+      ref: 'main',
+    });
+    assert.match(expectError(res, 400), /^url/);
+    assert.equal(existsSync(marker), false);
+    assert.equal((await currentRevision(t, spaceId)).id, revisionId);
+  });
+
+  test('a repoProjectDirectory with no files: a failure naming it, the space unchanged', async () => {
+    const { spaceId, revisionId } = await spaceWithGoodImport();
+    const state = await importAndWait(t, spaceId, {
+      url,
+      ref: 'main',
+      repoProjectDirectory: 'no/such/dir',
+    });
+    assert.equal(state.operation.state, 'failure');
+    assert.match(state.operation.error, /no\/such\/dir/);
+    assert.equal((await currentRevision(t, spaceId)).id, revisionId);
+  });
+
+  test('.gitbook.yaml with a root outside the project and unknown keys: warnings with lines, defaults used', async () => {
+    repo.commit(
+      { ...GOOD, '.gitbook.yaml': 'root: ../../etc\nstrucure:\n  readme: x.md\n' },
+      'yaml root outside',
+    );
+    const spaceId = await newSpace(t);
+    const state = await importAndWait(t, spaceId, { url, ref: 'main' });
+    assert.equal(state.operation.state, 'success', JSON.stringify(state));
+    warningAbout(state, '.gitbook.yaml', /root/, 1);
+    warningAbout(state, '.gitbook.yaml', /strucure/, 2);
+    assert.deepEqual(
+      (await currentRevision(t, spaceId)).pages.map((p: { title: string }) => p.title),
+      ['Welcome', 'Guide'],
+    );
+    repo.commit({ '.gitbook.yaml': null }, 'no yaml');
   });
 
   test('an unknown ref: a failure naming it, the space unchanged', async () => {
@@ -212,6 +248,27 @@ describe(`Git Sync import: bad input (${BACKEND})`, () => {
     const titles = allPages(revision.pages).map((p) => p.title);
     assert.deepEqual(titles, ['Docs', 'Kept']);
     assert.doesNotMatch(await everythingStored(t, spaceId), /OUTSIDE-ROOT-TEXT/);
+  });
+
+  test('a SUMMARY entry beyond the repository with the root at its top: a warning with the line', async () => {
+    repo.commit(
+      {
+        ...GOOD,
+        'SUMMARY.md':
+          '# Table of contents\n\n* [Welcome](README.md)\n* [Up](../docs-repo/guide.md)\n* [Abs](/etc/passwd)\n* [Guide](guide.md)\n',
+      },
+      'summary beyond',
+    );
+    const spaceId = await newSpace(t);
+    const state = await importAndWait(t, spaceId, { url, ref: 'main' });
+    assert.equal(state.operation.state, 'success', JSON.stringify(state));
+    warningAbout(state, 'SUMMARY.md', /docs-repo\/guide\.md/, 4);
+    warningAbout(state, 'SUMMARY.md', /passwd/, 5);
+    assert.deepEqual(
+      allPages((await currentRevision(t, spaceId)).pages).map((p) => p.title),
+      ['Welcome', 'Guide'],
+    );
+    assert.doesNotMatch(await everythingStored(t, spaceId), /root:/);
   });
 
   test('symbolic links out of the checkout: warnings, never followed, nothing of their target stored', async () => {
@@ -365,6 +422,18 @@ describe(`Git Sync import: limits and credentials (${BACKEND})`, () => {
       'the failure was logged with its reason',
     );
     for (const line of lines) assert.doesNotMatch(line, /secret/, line);
+    assert.equal((await currentRevision(t, spaceId)).id, before);
+  });
+
+  test('an unreachable host where private hosts are allowed: a failure saying so, the space unchanged', async () => {
+    const spaceId = await newSpace(t);
+    const before = (await currentRevision(t, spaceId)).id;
+    const state = await importAndWait(t, spaceId, {
+      url: 'https://127.0.0.1:1/x.git',
+      ref: 'main',
+    });
+    assert.equal(state.operation.state, 'failure');
+    assert.match(state.operation.error, /could not be reached/);
     assert.equal((await currentRevision(t, spaceId)).id, before);
   });
 

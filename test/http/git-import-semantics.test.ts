@@ -119,6 +119,27 @@ describe(`Git Sync import: semantics (${BACKEND})`, () => {
     );
   });
 
+  test('the same commit read from another project directory is not "unchanged": it is imported', async () => {
+    repo.commit({ ...BASE, 'other/README.md': '# Other project\n' }, 'two projects');
+    const spaceId = await newSpace(t);
+    await importAndWait(t, spaceId, { url, ref: 'main' });
+    const first = await currentRevision(t, spaceId);
+    const state = await importAndWait(t, spaceId, {
+      url,
+      ref: 'main',
+      repoProjectDirectory: 'other',
+    });
+    assert.equal(state.operation.state, 'success', JSON.stringify(state));
+    const second = await currentRevision(t, spaceId);
+    assert.notEqual(second.id, first.id);
+    assert.equal(second.git.oid, first.git.oid);
+    assert.deepEqual(
+      second.pages.map((p: { title: string }) => p.title),
+      ['Other project'],
+    );
+    repo.commit({ ...BASE, 'other/README.md': null }, 'base');
+  });
+
   test("standalone: true makes a revision, readable by getRevisionById, without moving the space's current one", async () => {
     repo.commit(BASE, 'base');
     const spaceId = await newSpace(t);

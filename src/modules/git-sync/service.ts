@@ -116,7 +116,13 @@ export class GitSyncService {
       input,
       projectDirectory,
       actor,
-      last?.commit_oid ?? null,
+      // "Unchanged" only for the same commit read the same way: another repository or project
+      // directory at that commit is other content.
+      last !== undefined &&
+        last.url === checked.redacted &&
+        (last.project_directory ?? '') === projectDirectory
+        ? last.commit_oid
+        : null,
       controller,
     ).finally(() => {
       this.running.delete(spaceId);
