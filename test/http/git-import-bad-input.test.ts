@@ -223,6 +223,36 @@ describe(`Git Sync import: bad input (${BACKEND})`, () => {
     assert.match(md.json().markdown, /Body text\./);
   });
 
+  test('YAML alias bombs in front matter and .gitbook.yaml: warnings naming the file, the pages imported', async () => {
+    const bomb = [
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+      'f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
+      'g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]',
+    ].join('\n');
+    repo.commit(
+      {
+        ...GOOD,
+        '.gitbook.yaml': `${bomb}\nredirects:\n  x: *g\n`,
+        'guide.md': `---\n${bomb}\ndescription: *g\n---\n\n# Guide\n\nBody.\n`,
+      },
+      'alias bombs',
+    );
+    const spaceId = await newSpace(t);
+    const state = await importAndWait(t, spaceId, { url, ref: 'main' });
+    assert.equal(state.operation.state, 'success', JSON.stringify(state));
+    warningAbout(state, '.gitbook.yaml', /./);
+    warningAbout(state, 'guide.md', /./);
+    assert.deepEqual(
+      (await currentRevision(t, spaceId)).pages.map((p: { title: string }) => p.title),
+      ['Welcome', 'Guide'],
+    );
+    repo.commit({ '.gitbook.yaml': null, ...GOOD }, 'no bombs');
+  });
+
   test('SUMMARY entries to a missing file, outside the root, beyond the repository: warnings with the SUMMARY line', async () => {
     repo.commit(
       {
@@ -412,6 +442,26 @@ describe(`Git Sync import: limits and credentials (${BACKEND})`, () => {
     assert.doesNotMatch(space.body, /secret/);
     const rows = await t.db.selectFrom('git_sync').selectAll().execute();
     assert.doesNotMatch(JSON.stringify(rows), /secret/, 'nothing stored in clear');
+    // ssh:// with a password in it (ssh never uses one): not shown either.
+    const sshSpace = await newSpace(t);
+    const ssh = await importAndWait(t, sshSpace, {
+      url: 'ssh://user:secret@127.0.0.1:1/x.git',
+      ref: 'main',
+    });
+    assert.equal(ssh.operation.state, 'failure');
+    assert.doesNotMatch(JSON.stringify(ssh), /secret/);
+    // Refused before anything runs: the 400 does not echo the credentials either.
+    for (const refused of [
+      'http://user:secret@example.com/x.git',
+      'https://user:secret@unresolvable.invalid/x.git'.replace('https', 'ftp'),
+      'https://user:secret@exa mple.com/x.git',
+      'ext::user:secret@example.com',
+      'https://user:secret@[::1/x.git',
+    ]) {
+      const res = await queueImport(t, spaceId, { url: refused, ref: 'main' });
+      const message = expectError(res, 400);
+      assert.doesNotMatch(message, /secret/, `${refused}: ${message}`);
+    }
     assert.ok(lines.length > 0, 'the log was captured');
     assert.ok(
       lines.some((line) => line.includes('git import')),
@@ -435,6 +485,40 @@ describe(`Git Sync import: limits and credentials (${BACKEND})`, () => {
     assert.equal(state.operation.state, 'failure');
     assert.match(state.operation.error, /could not be reached/);
     assert.equal((await currentRevision(t, spaceId)).id, before);
+  });
+
+  test('5,000 pages under the default SPACE_MAX_PAGES: all imported, in one revision', async () => {
+    const big = new TestRepo();
+    try {
+      const files: Record<string, string> = { 'README.md': '# Home\n' };
+      let summary = '# Table of contents\n\n* [Home](README.md)\n';
+      for (let i = 0; i < 50; i++) {
+        summary += `* [Part ${i}](part-${i}/README.md)\n`;
+        files[`part-${i}/README.md`] = `# Part ${i}\n`;
+        for (let j = 0; j < 99; j++) {
+          summary += `  * [Page ${i}.${j}](part-${i}/page-${j}.md)\n`;
+          files[`part-${i}/page-${j}.md`] =
+            `# Page ${i}.${j}\n\nText of page ${i}.${j}, see [home](../README.md).\n`;
+        }
+      }
+      big.commit({ ...files, 'SUMMARY.md': summary }, '5,001 pages');
+      const app = await createTestApp({
+        GIT_LOCAL_DIRS: big.root,
+        GIT_CACHE_DIR: join(big.root, '.cache'),
+      });
+      try {
+        const spaceId = await newSpace(app);
+        const state = await importAndWait(app, spaceId, { url: `file://${big.dir}`, ref: 'main' });
+        assert.equal(state.operation.state, 'success', JSON.stringify(state).slice(0, 2000));
+        assert.deepEqual(state.warnings, []);
+        const revision = await currentRevision(app, spaceId);
+        assert.equal(allPages(revision.pages).length, 5001);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      big.dispose();
+    }
   });
 
   test('a file over FILE_MAX_BYTES: a warning naming it, the rest imported', async () => {

@@ -176,13 +176,16 @@ const RULES: [GitFailure, RegExp][] = [
 /** A failed run's reason, read from git's (C locale) stderr. */
 export function classify(args: readonly string[], stderr: string): GitError {
   const kept = redactUrl(stderr.trim());
-  const reason = RULES.find(([, pattern]) => pattern.test(kept))?.[0] ?? 'failed';
-  const lastLine =
-    kept
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .pop() ?? '';
-  return new GitError(reason, `git ${commandOf(args)} failed (${reason}): ${lastLine}`, kept);
+  const rule = RULES.find(([, pattern]) => pattern.test(kept));
+  const reason = rule?.[0] ?? 'failed';
+  // The line that says why (git's advice after it, "and the repository exists.", says nothing).
+  const lines = kept.split('\n').filter((line) => line.trim() !== '');
+  const line =
+    (rule === undefined ? undefined : lines.find((l) => rule[1].test(l))) ??
+    lines.findLast((l) => /^(fatal|error):/.test(l)) ??
+    lines.at(-1) ??
+    '';
+  return new GitError(reason, `git ${commandOf(args)} failed (${reason}): ${line}`, kept);
 }
 
 /** The subcommand, for messages: the first argument that is not `--git-dir <dir>` or an option. */
