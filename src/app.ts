@@ -110,7 +110,12 @@ export function buildServices(
 ) {
   const urls = new Urls(config.baseUrl, config.publicUrl);
   const identity = new IdentityService(new IdentityRepository(db), urls);
-  const spaces = new SpacesService(new SpacesRepository(db), identity, urls);
+  const spaces = new SpacesService(
+    new SpacesRepository(db),
+    identity,
+    urls,
+    config.gitSync.operationTimeoutMs,
+  );
   const sites = new SitesService(new SitesRepository(db), spaces, urls);
   const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);

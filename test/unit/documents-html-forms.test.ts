@@ -481,10 +481,7 @@ describe('GitBook HTML forms: Markdown → document → HTML → Markdown → do
       { type: 'if', data: { expression: 'visitor.claims.x' }, nodes: [{ nodes: [t('Shown')] }] },
     ]);
     // Shown to every reader (Livery has no visitor claims), as the `{% if %}` form is.
-    assert.equal(
-      documentToHtml(doc, OPTIONS),
-      '<div class="conditional">\n<p>Shown</p>\n</div>\n',
-    );
+    assert.equal(documentToHtml(doc, OPTIONS), '<div class="conditional">\n<p>Shown</p>\n</div>\n');
   });
 
   test('HTML other than these forms stays text', () => {

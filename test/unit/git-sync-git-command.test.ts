@@ -275,6 +275,16 @@ describe('classify: git messages into reasons', () => {
   for (const [stderr, reason] of rows) {
     test(reason, () => assert.equal(classify(['fetch'], stderr).reason, reason));
   }
+  test('the message quotes the line that says why, not the advice after it', () => {
+    const error = classify(
+      ['fetch'],
+      'ssh: connect to host 127.0.0.1 port 1: Connection refused\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n',
+    );
+    assert.equal(error.reason, 'unreachable');
+    assert.match(error.message, /: ssh: connect to host 127\.0\.0\.1 port 1: Connection refused$/);
+    const other = classify(['fetch'], 'fatal: something odd\nhint: try this\n');
+    assert.match(other.message, /: fatal: something odd$/);
+  });
   test('credentials never reach the message', () => {
     const error = classify(
       ['fetch'],

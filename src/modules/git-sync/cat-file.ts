@@ -15,6 +15,8 @@ export interface Blob {
 export interface BlobOptions {
   /** For the whole stream. */
   timeoutMs?: number;
+  /** Stops the stream (kills the process) when aborted. */
+  signal?: AbortSignal;
 }
 
 export async function* streamBlobs(
@@ -39,6 +41,12 @@ export async function* streamBlobs(
     failure = new GitError('timeout', `git cat-file took more than ${timeoutMs} ms`);
     killGroup(child.pid);
   }, timeoutMs);
+  const aborted = () => {
+    failure ??= new GitError('failed', 'git cat-file was stopped');
+    killGroup(child.pid);
+  };
+  if (options.signal?.aborted === true) aborted();
+  else options.signal?.addEventListener('abort', aborted, { once: true });
   // 'error' when git could not be started: then no 'close' may come.
   const exited = new Promise((done) => {
     child.once('close', done);
@@ -61,6 +69,7 @@ export async function* streamBlobs(
     }
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', aborted);
     // Ended early (an error, or the consumer stopped): the process has nothing more to do.
     killGroup(child.pid);
     // The unread end of stdout would keep the process's 'close' from ever coming.

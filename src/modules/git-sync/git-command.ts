@@ -24,6 +24,8 @@ export interface FetchOptions {
   timeoutMs?: number;
   /** The addresses `assertPublicHost` returned, to pin an https fetch to them. */
   addresses?: readonly string[];
+  /** Stops the fetch when aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -73,7 +75,11 @@ export async function fetchRef(
       url,
       `+${ref}:${IMPORT_REF}`,
     ],
-    { config, timeoutMs: options.timeoutMs ?? 300_000 },
+    {
+      config,
+      timeoutMs: options.timeoutMs ?? 300_000,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
   );
   const oid = await runGit([
     '--git-dir',

@@ -36,6 +36,8 @@ export interface RunOptions {
   config?: readonly string[];
   /** What the process reads on stdin. */
   input?: string;
+  /** Stops the run (its whole process group) when aborted: a server stopping, a timeout. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -105,6 +107,9 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
       () => stop(new GitError('timeout', `git ${commandOf(args)} took more than ${timeoutMs} ms`)),
       timeoutMs,
     );
+    const aborted = () => stop(new GitError('failed', `git ${commandOf(args)} was stopped`));
+    if (options.signal?.aborted === true) aborted();
+    else options.signal?.addEventListener('abort', aborted, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxStdout)
@@ -128,6 +133,7 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', aborted);
       if (failure !== undefined) reject(failure);
       else if (code === 0) resolve(Buffer.concat(chunks));
       else reject(classify(args, stderr));
@@ -176,13 +182,16 @@ const RULES: [GitFailure, RegExp][] = [
 /** A failed run's reason, read from git's (C locale) stderr. */
 export function classify(args: readonly string[], stderr: string): GitError {
   const kept = redactUrl(stderr.trim());
-  const reason = RULES.find(([, pattern]) => pattern.test(kept))?.[0] ?? 'failed';
-  const lastLine =
-    kept
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .pop() ?? '';
-  return new GitError(reason, `git ${commandOf(args)} failed (${reason}): ${lastLine}`, kept);
+  const rule = RULES.find(([, pattern]) => pattern.test(kept));
+  const reason = rule?.[0] ?? 'failed';
+  // The line that says why (git's advice after it, "and the repository exists.", says nothing).
+  const lines = kept.split('\n').filter((line) => line.trim() !== '');
+  const line =
+    (rule === undefined ? undefined : lines.find((l) => rule[1].test(l))) ??
+    lines.findLast((l) => /^(fatal|error):/.test(l)) ??
+    lines.at(-1) ??
+    '';
+  return new GitError(reason, `git ${commandOf(args)} failed (${reason}): ${line}`, kept);
 }
 
 /** The subcommand, for messages: the first argument that is not `--git-dir <dir>` or an option. */

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { GitSyncRow } from '../../db/schema.js';
+import { ABANDONED } from './state.js';
 
 /** How long a running operation's owner may go silent before the operation counts as dead. */
 export const LEASE_MS = 30_000;
@@ -104,8 +105,7 @@ export class GitSyncRepository {
       .updateTable('git_sync')
       .set({
         state: 'failure',
-        error:
-          'The server running this import stopped before it ended; nothing was imported. Run the import again.',
+        error: ABANDONED,
         ended_at: now,
         lease_until: null,
         updated_at: now,

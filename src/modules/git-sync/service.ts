@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import type { ContentLimits, GitSyncConfig } from '../../config.js';
-import { conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { ContentRepository } from '../content/repository.js';
 import type { FilesRepository } from '../files/repository.js';
 import type { SpacesService } from '../spaces/service.js';
@@ -31,6 +31,8 @@ export interface ImportRequest {
 export class GitSyncService {
   private readonly owner = randomUUID();
   private readonly running = new Map<string, AbortController>();
+  /** The runs of this process, to wait for on shutdown (their git processes killed). */
+  private readonly runs = new Set<Promise<void>>();
 
   constructor(
     private readonly repo: GitSyncRepository,
@@ -69,31 +71,44 @@ export class GitSyncService {
    */
   async startImport(spaceId: string, input: ImportRequest, actor: string | null): Promise<void> {
     const now = new Date().toISOString();
-    const checked = await this.deps.source.check(input.url);
     const projectDirectory = this.deps.source.projectDirectory(input.repoProjectDirectory);
-    await this.repo.endAbandoned(spaceId, now);
-    const last = await this.repo.get(spaceId);
-    if (
-      input.timestamp !== undefined &&
-      last?.timestamp != null &&
-      input.timestamp < last.timestamp
-    ) {
-      return; // an event older than one already handled: GitBook keeps their order so
+    // Compared as times, not as text: `…T01:00:00+05:00` is before `…T23:00:00Z` of the day before.
+    const time = input.timestamp === undefined ? undefined : Date.parse(input.timestamp);
+    if (time !== undefined && Number.isNaN(time)) {
+      throw badRequest('body.timestamp must be a date-time Livery can read (RFC 3339)');
     }
-    const started = await this.repo.start({
-      space_id: spaceId,
-      url: checked.redacted,
-      ref: input.ref,
-      project_directory: projectDirectory === '' ? null : projectDirectory,
-      tree_url: input.repoTreeURL ?? null,
-      commit_url: input.repoCommitURL ?? null,
-      state: 'running',
-      direction: 'import',
-      started_at: now,
-      timestamp: input.timestamp ?? last?.timestamp ?? null,
-      owner: this.owner,
-      updated_at: now,
-    });
+    const timestamp = time === undefined ? undefined : new Date(time).toISOString();
+    const checked = await this.deps.source.check(input.url, spaceId);
+    let started = false;
+    let last: Awaited<ReturnType<GitSyncRepository['get']>>;
+    try {
+      await this.repo.endAbandoned(spaceId, now);
+      last = await this.repo.get(spaceId);
+      if (
+        timestamp !== undefined &&
+        last?.timestamp != null &&
+        Date.parse(timestamp) < Date.parse(last.timestamp)
+      ) {
+        return; // an event older than one already handled: GitBook keeps their order so
+      }
+      started = await this.repo.start({
+        space_id: spaceId,
+        url: checked.redacted,
+        ref: input.ref,
+        project_directory: projectDirectory === '' ? null : projectDirectory,
+        tree_url: input.repoTreeURL ?? null,
+        commit_url: input.repoCommitURL ?? null,
+        state: 'running',
+        direction: 'import',
+        started_at: now,
+        timestamp: timestamp ?? last?.timestamp ?? null,
+        owner: this.owner,
+        updated_at: now,
+      });
+    } finally {
+      // Not started (ignored, refused, failed): the checked URL and its credentials are dropped.
+      if (!started) this.deps.source.discard(checked.fetchUrl);
+    }
     if (!started) {
       throw conflict(
         'A Git Sync operation of this space is running; wait for it to end (getSpaceGitInfo) and try again',
@@ -101,15 +116,25 @@ export class GitSyncService {
     }
     const controller = new AbortController();
     this.running.set(spaceId, controller);
-    void this.run(
+    const run = this.run(
       spaceId,
       checked.fetchUrl,
       input,
       projectDirectory,
       actor,
-      last?.commit_oid ?? null,
+      // "Unchanged" only for the same commit read the same way: another repository or project
+      // directory at that commit is other content.
+      last !== undefined &&
+        last.url === checked.redacted &&
+        (last.project_directory ?? '') === projectDirectory
+        ? last.commit_oid
+        : null,
       controller,
-    ).finally(() => this.running.delete(spaceId));
+    ).finally(() => {
+      this.running.delete(spaceId);
+      this.runs.delete(run);
+    });
+    this.runs.add(run);
   }
 
   private async run(
@@ -170,13 +195,16 @@ export class GitSyncService {
       );
     } catch (error) {
       const timedOut = controller.signal.reason instanceof TimedOut;
+      const stopped = controller.signal.reason instanceof Stopped;
       const known = error instanceof ImportFailed;
       const message = timedOut
         ? `The import took longer than GIT_OPERATION_TIMEOUT_MS (${this.deps.config.operationTimeoutMs} ms); nothing was imported`
-        : known
-          ? error.message
-          : 'The import failed on an error of the server; nothing was imported (the server log has the details)';
-      if (!known && !timedOut) log.error({ err: error }, 'git import failed');
+        : stopped
+          ? STOPPED
+          : known
+            ? error.message
+            : 'The import failed on an error of the server; nothing was imported (the server log has the details)';
+      if (!known && !timedOut && !stopped) log.error({ err: error }, 'git import failed');
       else log.warn({ reason: message }, 'git import failed');
       await this.repo
         .end(spaceId, this.owner, {
@@ -206,7 +234,11 @@ export class GitSyncService {
     return row === undefined ? undefined : gitSyncStateOf(row, this.deps.config.operationTimeoutMs);
   }
 
-  /** On shutdown: this process's operations end now, as failures that say why. */
+  /**
+   * On shutdown: this process's operations end now, as failures that say why, and their git
+   * processes are stopped (left running, they would hold the cache repository's locks and fetch
+   * on after the server is gone); answers once every run has ended.
+   */
   async close(): Promise<void> {
     for (const controller of this.running.values()) controller.abort(new Stopped());
     const now = new Date().toISOString();
@@ -214,15 +246,17 @@ export class GitSyncService {
       await this.repo
         .end(spaceId, this.owner, {
           state: 'failure',
-          error:
-            'The server stopped during the import; nothing was imported. Run the import again.',
+          error: STOPPED,
           warnings: '[]',
           ended_at: now,
         })
         .catch(() => undefined);
     }
+    await Promise.allSettled([...this.runs]);
   }
 }
+
+const STOPPED = 'The server stopped during the import; nothing was imported. Run the import again.';
 
 class TimedOut extends Error {}
 class Stopped extends Error {}

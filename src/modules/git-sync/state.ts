@@ -1,5 +1,9 @@
 import type { GitSyncRow } from '../../db/schema.js';
 
+/** The error of an operation whose server stopped (or lost the database) before it ended. */
+export const ABANDONED =
+  'The server running this import stopped before it ended; nothing was imported. Run the import again.';
+
 /** GitBook's GitSyncState, as `getSpaceGitInfo` answers and `Space.gitSync` carries it. */
 export interface GitSyncState {
   installationId: string;
@@ -25,7 +29,17 @@ export interface GitSyncState {
  * the "installation" is the space's own repository, always active, and its provider is GitLab
  * when the URL says so, else GitHub (GitBook's schema knows no other).
  */
-export function gitSyncStateOf(row: GitSyncRow, operationTimeout?: number): GitSyncState {
+export function gitSyncStateOf(
+  stored: GitSyncRow,
+  operationTimeout?: number,
+  now = new Date().toISOString(),
+): GitSyncState {
+  // A running operation whose owner went silent is shown as what it is, a failure, by every
+  // reader (Space.gitSync too), even before a read of getSpaceGitInfo writes that down.
+  const row: GitSyncRow =
+    stored.state === 'running' && stored.lease_until !== null && stored.lease_until < now
+      ? { ...stored, state: 'failure', error: ABANDONED, ended_at: stored.lease_until }
+      : stored;
   return {
     installationId: `livery-${row.space_id}`,
     installationProvider: /gitlab/i.test(row.url) ? 'gitlab' : 'github',

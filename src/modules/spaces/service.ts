@@ -64,6 +64,8 @@ export class SpacesService {
     private readonly repo: SpacesRepository,
     private readonly identity: IdentityService,
     private readonly urls: Urls,
+    /** GIT_OPERATION_TIMEOUT_MS, shown in Space.gitSync as getSpaceGitInfo shows it. */
+    private readonly gitOperationTimeoutMs?: number,
   ) {}
 
   async create(organizationId: string, role: string, input: CreateSpace): Promise<Space> {
@@ -241,7 +243,9 @@ export class SpacesService {
       // Livery has no merge rules of a space's own: the organization's (none) apply.
       mergeRules: { type: 'inherit' },
       ...(language === undefined ? {} : { language }),
-      ...(gitSync === undefined ? {} : { gitSync: gitSyncStateOf(gitSync) }),
+      ...(gitSync === undefined
+        ? {}
+        : { gitSync: gitSyncStateOf(gitSync, this.gitOperationTimeoutMs) }),
       comments: 0,
       changeRequests: counts.total,
       changeRequestsOpen: counts.open,

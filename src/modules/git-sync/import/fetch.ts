@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitSyncConfig } from '../../../config.js';
 import { projectDirectoryOf } from '../format/gitbook-yaml.js';
@@ -30,9 +32,12 @@ const REASONS: Readonly<Record<string, string>> = {
  */
 export function gitSource(config: GitSyncConfig): GitSource {
   const policy = { localDirs: config.localDirs, allowPrivate: config.allowPrivateHosts };
-  const locations = new Map<string, { location: RepositoryLocation; addresses?: string[] }>();
+  const locations = new Map<
+    string,
+    { location: RepositoryLocation; spaceId: string; addresses?: string[] }
+  >();
   return {
-    async check(url) {
+    async check(url, spaceId) {
       const location = checkRepositoryUrl(url, policy);
       const addresses =
         location.kind === 'remote' && !policy.allowPrivate
@@ -41,9 +46,12 @@ export function gitSource(config: GitSyncConfig): GitSource {
       // The checked location waits under a random key for the operation to fetch it: the URL
       // and its credentials live in this process's memory only, never in the database.
       const key = randomUUID();
-      locations.set(key, { location, ...(addresses === undefined ? {} : { addresses }) });
+      locations.set(key, { location, spaceId, ...(addresses === undefined ? {} : { addresses }) });
       const redacted = location.kind === 'remote' ? location.redacted : location.path;
       return { fetchUrl: key, redacted };
+    },
+    discard(key) {
+      locations.delete(key);
     },
     projectDirectory: (value) => projectDirectoryOf(value),
     async snapshot(key, ref, signal) {
@@ -52,14 +60,19 @@ export function gitSource(config: GitSyncConfig): GitSource {
       if (checked === undefined) throw new ImportFailed('The repository URL was not checked');
       const where =
         checked.location.kind === 'remote' ? checked.location.redacted : checked.location.path;
+      // One cache repository per space and repository: imports of one space never overlap (its
+      // operation lock), while two spaces importing one repository at once would race on its
+      // refs, lock files and shallow file.
       const dir = join(
         config.cacheDir,
-        `${createHash('sha256').update(where).digest('hex').slice(0, 32)}.git`,
+        `${createHash('sha256').update(`${checked.spaceId}\0${where}`).digest('hex').slice(0, 32)}.git`,
       );
       try {
+        await removeStaleLocks(dir);
         const oid = await fetchRef(dir, checked.location, ref, {
           depth: 1,
           timeoutMs: config.operationTimeoutMs,
+          signal,
           ...(checked.addresses === undefined ? {} : { addresses: checked.addresses }),
         });
         if (signal.aborted) throw signal.reason;
@@ -73,7 +86,7 @@ export function gitSource(config: GitSyncConfig): GitSource {
             oid: e.oid,
             size: e.size ?? 0,
           })),
-          read: (oids) => readBlobs(dir, oids, { timeoutMs: config.operationTimeoutMs }),
+          read: (oids) => readBlobs(dir, oids, { timeoutMs: config.operationTimeoutMs, signal }),
         };
       } catch (error) {
         if (error instanceof GitError) {
@@ -83,4 +96,21 @@ export function gitSource(config: GitSyncConfig): GitSource {
       }
     },
   };
+}
+
+/**
+ * The lock files a `git fetch` stopped by SIGKILL (a timeout, a server stopping) leaves in the
+ * cache repository: git refuses to fetch again until they go ("remove the file manually"). The
+ * cache repository is the space's own in this process and one operation of a space runs at a
+ * time, so a lock there when an operation starts is always stale.
+ */
+async function removeStaleLocks(dir: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  const top = ['shallow.lock', 'packed-refs.lock', 'config.lock', 'HEAD.lock', 'FETCH_HEAD.lock'];
+  await Promise.all(top.map((name) => rm(join(dir, name), { force: true })));
+  const refs = join(dir, 'refs');
+  if (!existsSync(refs)) return;
+  for (const entry of await readdir(refs, { recursive: true })) {
+    if (entry.endsWith('.lock')) await rm(join(refs, entry), { force: true });
+  }
 }

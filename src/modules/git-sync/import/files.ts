@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { contentTypeOf, imageDimensions } from '../../files/file-types.js';
 import type { StoredFile } from '../../files/repository.js';
+import { isLfsPointer } from '../git-command.js';
 import type { Warning } from './build-tree.js';
 import type { TreeEntry } from './snapshot.js';
 
@@ -84,6 +85,13 @@ export async function importFiles(input: {
     for (const candidate of batch) {
       const data = blobs.get(candidate.entry.oid);
       if (data === undefined) continue;
+      if (isLfsPointer(data)) {
+        input.warnings.push({
+          file: input.repoPath(candidate.path),
+          message: 'a Git LFS pointer (Livery does not fetch LFS objects): not imported',
+        });
+        continue;
+      }
       const hash = createHash('sha256').update(data).digest('base64url');
       await input.store(hash, data);
       const contentType = contentTypeOf(candidate.path);

@@ -3,6 +3,7 @@ import type { ContentLimits } from '../../../config.js';
 import type { Db } from '../../../db/database.js';
 import { newId } from '../../../ids.js';
 import type { ContentRepository } from '../../content/repository.js';
+import { walk } from '../../content/tree.js';
 import type { FilesRepository, StoredReusableContent } from '../../files/repository.js';
 import { FilesRepository as Files } from '../../files/repository.js';
 import type { SpacesService } from '../../spaces/service.js';
@@ -230,6 +231,15 @@ export async function importCommit(input: {
       now,
       newId: () => newId(),
     });
+    // Groups and links count as pages too (SPACE_MAX_PAGES: documents, groups and links).
+    let nodes = 0;
+    for (const _ of walk(built.pages)) nodes++;
+    if (nodes > input.limits.spacePages) {
+      throw new ImportFailed(
+        `The repository's table of contents has ${nodes} pages, groups and links, over SPACE_MAX_PAGES (${input.limits.spacePages}); nothing was imported`,
+        warnings,
+      );
+    }
     const redirects = redirectsOf(config.redirects, built.pageFiles, built.warnings, configPath);
     const revisionId = newId();
     const written = await input.content.commitImport(
