@@ -5,6 +5,7 @@ import { ifNoneMatchHits } from '../../http/conditional.js';
 import { ListSchema, PageQuery, pageRequest, toPage } from '../../http/pagination.js';
 import { responses, SpaceParams } from '../../http/schemas.js';
 import type { ContentService, ContentSource } from '../content/service.js';
+import { JsonDocumentSchema } from '../documents/schema.js';
 import { contentTypeOf, INLINE_IMAGES } from './file-types.js';
 import { ReusableContentSchema, RevisionFileSchema } from './schemas.js';
 import type { FilesService } from './service.js';
@@ -157,6 +158,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{
           { evaluated: Type.Optional(Type.Boolean()), dereferenced: Type.Optional(Type.Boolean()) },
           { additionalProperties: false },
         ),
+        response: responses({ 200: JsonDocumentSchema }, [400]),
       },
     },
     async (request, reply) => {
