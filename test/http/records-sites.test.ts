@@ -139,7 +139,6 @@ describe('SiteSpace and Space', () => {
     const url = `/v1/spaces/${spaceIds[0]}`;
     const lacking = {
       viewInviteLinks: false,
-      triggerGitSync: false,
       comment: false,
       review: false,
       installIntegration: false,
@@ -154,7 +153,12 @@ describe('SiteSpace and Space', () => {
     for (const [role, flags] of expected) {
       const member = await memberWithRole(t, role);
       const space = expectStatus(await requestAs(t, member, { method: 'GET', url }), 200);
-      assert.deepEqual(space.permissions, { ...flags, ...lacking }, role);
+      // triggerGitSync: importing from Git needs what editing does (docs/git-sync.md).
+      assert.deepEqual(
+        space.permissions,
+        { ...flags, triggerGitSync: flags.edit === true, ...lacking },
+        role,
+      );
       // edit: true exactly when the role may open a change request.
       const opened = await requestAs(t, member, {
         method: 'POST',

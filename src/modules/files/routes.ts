@@ -6,6 +6,7 @@ import { sendJsonText } from '../../http/json-text.js';
 import { ListSchema, PageQuery, pageRequest, toPage } from '../../http/pagination.js';
 import { responses, SpaceParams } from '../../http/schemas.js';
 import type { ContentService, ContentSource } from '../content/service.js';
+import { DocumentReadQuery } from '../content/schemas.js';
 import { JsonDocumentSchema } from '../documents/schema.js';
 import { contentTypeOf, INLINE_IMAGES } from './file-types.js';
 import { ReusableContentSchema, RevisionFileSchema } from './schemas.js';
@@ -155,10 +156,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Get the document of a reusable content in a revision',
         tags: ['space-content'],
         params: Type.Object({ ...SpaceParams.properties, ...REVISION, ...REUSABLE }),
-        querystring: Type.Object(
-          { evaluated: Type.Optional(Type.Boolean()), dereferenced: Type.Optional(Type.Boolean()) },
-          { additionalProperties: false },
-        ),
+        querystring: DocumentReadQuery,
         response: responses({ 200: JsonDocumentSchema }, [400]),
       },
     },
