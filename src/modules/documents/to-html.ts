@@ -8,6 +8,7 @@ import {
 import { attrUrl, isAllowedUrl } from '../../html/safe-url.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import { codeClasses, mermaidHtml, numberedLines } from './blocks/code.js';
+import { MAX_INCLUDES } from './blocks/include.js';
 import { type HtmlContext, tagBlockHtml } from './blocks/index.js';
 import { mathHtml } from './blocks/math.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Ref } from './model.js';
@@ -61,6 +62,7 @@ function contextOf(s: State): HtmlContext {
   s.context ??= {
     options: s,
     including: [],
+    includesLeft: { count: MAX_INCLUDES },
     blocks: (nodes) => blocksHtml(nodes, s),
     inlines: (nodes) => inlineHtml(nodes, s),
     href: (ref) => refHref(ref, s),
