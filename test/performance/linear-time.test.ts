@@ -93,6 +93,21 @@ const markdownCases: [string, number, (n: number) => string, { marks?: true; key
   ],
   ['unclosed template tags', 16_000, (n) => '{% hint style="info" %}\n\n'.repeat(n), {}],
   ['code blocks', 8_000, (n) => '```js\nlet a = 1;\n```\n\n'.repeat(n), {}],
+  // Each `$$` looked for its closing `$$` to the end of the paragraph.
+  ['unclosed formulas', 16_000, (n) => '$$a '.repeat(n), { marks: true }],
+  ['formulas', 16_000, (n) => '$$x$$ and '.repeat(n), { marks: true }],
+  [
+    'blocks between the steps of a stepper',
+    8_000,
+    (n) => `{% stepper %}\n{% step %}\na\n{% endstep %}\n\n${'b\n\n'.repeat(n)}{% endstepper %}\n`,
+    {},
+  ],
+  [
+    'paired tags on one line',
+    8_000,
+    (n) => '{% file src="a %}" %}x %}{% endfile %}\n\n'.repeat(n),
+    {},
+  ],
 ];
 
 describe('linear time: Markdown → document → HTML and Markdown', () => {
@@ -127,6 +142,17 @@ describe('linear time: Markdown → document → HTML and Markdown', () => {
       });
     }
   }
+});
+
+describe('linear time: formulas typeset by KaTeX', () => {
+  // KaTeX's own work per formula is far above the parser's: a page of fewer of them is enough.
+  test('document → HTML', () => {
+    assertLinear(
+      500,
+      (k) => markdownToDocument('$$x^2 + \\frac{a}{b}$$ and '.repeat(k)),
+      (doc) => documentToHtml(doc),
+    );
+  });
 });
 
 describe('linear time: search', () => {

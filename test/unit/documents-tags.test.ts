@@ -501,6 +501,12 @@ describe('Liquid-tag blocks: what never becomes a block', () => {
     assert.equal(html.match(/<p>Loop<\/p>/g)?.length, 1, html);
   });
 
+  test('a page renders at most 200 includes: nested ones cannot multiply it without end', () => {
+    const many = '{% include "../.gitbook/includes/setup.md" %}\n\n'.repeat(300);
+    const html = documentToHtml(convert(many), OPTIONS);
+    assert.equal(html.match(/<div class="reusable-content">/g)?.length, 200);
+  });
+
   test('a hostile formula is typeset, never markup', () => {
     const html = documentToHtml(
       convert(

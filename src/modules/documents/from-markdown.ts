@@ -255,7 +255,9 @@ class Walker {
     switch (name) {
       case 'hint': {
         const style = HINT_STYLES.includes(attrs.style as HintStyle) ? attrs.style : 'info';
-        const icon = attrs.icon === undefined || attrs.icon === '' ? {} : { icon: attrs.icon };
+        // 0.202's icon names are at most 50 characters.
+        const icon =
+          attrs.icon === undefined || attrs.icon === '' ? {} : { icon: attrs.icon.slice(0, 50) };
         return [block('hint', inner.length === 0 ? [paragraph([])] : inner, { style, ...icon })];
       }
       case 'tabs':
@@ -269,7 +271,9 @@ class Walker {
         return [
           block('tabs-item', inner.length === 0 ? [paragraph([])] : inner, {
             title: attrs.title ?? '',
-            ...(attrs.icon === undefined || attrs.icon === '' ? {} : { icon: attrs.icon }),
+            ...(attrs.icon === undefined || attrs.icon === ''
+              ? {}
+              : { icon: attrs.icon.slice(0, 50) }),
           }),
         ];
       case 'code':

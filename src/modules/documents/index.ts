@@ -24,7 +24,8 @@ export function codeBlocksOf(doc: JsonDocument): { code: string; info: string }[
       if (node.type === 'code') {
         const lines = (node.nodes ?? []).map((line) => plainText((line as Block).nodes));
         const syntax = typeof node.data.syntax === 'string' ? node.data.syntax : '';
-        found.push({ code: `${lines.join('\n')}\n`, info: syntax });
+        // A mermaid diagram is shown as its source, never highlighted (blocks/code.ts).
+        if (syntax !== 'mermaid') found.push({ code: `${lines.join('\n')}\n`, info: syntax });
       } else {
         visit(node.nodes);
         for (const fragment of node.fragments ?? []) visit(fragment.nodes);

@@ -10,6 +10,7 @@ import { encodeSegment } from '../../well-formed-text.js';
 import { codeClasses, mermaidHtml, numberedLines } from './blocks/code.js';
 import { htmlTableHtml, isPlainGrid } from './blocks/html-table.js';
 import { imagesHtml, imgHtml } from './blocks/images.js';
+import { MAX_INCLUDES } from './blocks/include.js';
 import { type HtmlContext, tagBlockHtml } from './blocks/index.js';
 import { colorMarkHtml, inlineNodeHtml } from './blocks/inline-nodes.js';
 import { mathHtml } from './blocks/math.js';
@@ -72,6 +73,7 @@ function contextOf(s: State): HtmlContext {
   s.context ??= {
     options: s,
     including: [],
+    includesLeft: { count: MAX_INCLUDES },
     blocks: (nodes) => blocksHtml(nodes, s),
     inlines: (nodes) => inlineHtml(nodes, s),
     href: (ref) => refHref(ref, s),

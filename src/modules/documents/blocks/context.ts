@@ -11,6 +11,8 @@ export interface HtmlContext {
   options: HtmlOptions;
   /** Reusable contents being rendered, outermost first (an include inside an include…). */
   including: string[];
+  /** Includes a page may still render: nested includes cannot multiply a page without end. */
+  includesLeft: { count: number };
   blocks(nodes: readonly (Block | Inline)[] | undefined): SafeHtml[];
   inlines(nodes: readonly Inline[] | undefined): SafeHtml[];
   /** Where a reference leads on the site, or undefined. */
@@ -76,8 +78,10 @@ export function groupItems(inner: Block[], type: string, make: (nodes: Block[]) 
       items.push(node);
     } else {
       const last = items.at(-1);
+      // Pushed, not copied: thousands of loose blocks would copy the item's blocks as often.
       if (last === undefined) loose.push(node);
-      else last.nodes = [...(last.nodes ?? []), node];
+      else if (last.nodes === undefined) last.nodes = [node];
+      else last.nodes.push(node);
     }
   }
   if (loose.length > 0) items.push(make(loose));

@@ -15,7 +15,8 @@ import {
  * `{% include "https://app.gitbook.com/s/<space>/~/reusable/<id>/" %}` (another space's):
  * GitBook's `reusable-content` block. An include Livery does not know is nothing in the document
  * (the stored Markdown keeps it). On the published site, the reusable content's document is
- * rendered in its place, at most three includes deep and never inside itself.
+ * rendered in its place, at most three includes deep, never inside itself, and at most
+ * MAX_INCLUDES times in a page.
  */
 const OTHER_SPACE = /^https:\/\/app\.gitbook\.com\/s\/([^/]+)\/~\/reusable\/([^/]+)\/?$/;
 
@@ -45,14 +46,21 @@ export function includeOf(
 }
 
 export const MAX_INCLUDE_DEPTH = 3;
+/**
+ * Includes rendered in one page at most: three levels of a hundred includes each would otherwise
+ * make a page of a million copies.
+ */
+export const MAX_INCLUDES = 200;
 
 export function includeHtml(node: Block, c: HtmlContext): SafeHtml {
   const ref = node.data.ref as { reusableContent?: string; space?: string } | undefined;
   const id = ref?.reusableContent;
   if (id === undefined || ref?.space !== undefined) return html``;
   if (c.including.includes(id) || c.including.length >= MAX_INCLUDE_DEPTH) return html``;
+  if (c.includesLeft.count <= 0) return html``;
   const doc = c.options.reusableContent?.(id);
   if (doc === undefined) return html``;
+  c.includesLeft.count--;
   c.including.push(id);
   try {
     return html`<div class="reusable-content">\n${c.blocks(doc.nodes)}</div>\n`;

@@ -1,4 +1,5 @@
-import katex from 'katex';
+import { createRequire } from 'node:module';
+import type Katex from 'katex';
 import type MarkdownIt from 'markdown-it';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 import { html, katexMath, type SafeHtml } from '../../../html/safe-html.js';
@@ -69,11 +70,21 @@ export function mathSyntax(md: MarkdownIt): void {
 }
 
 /**
+ * KaTeX, loaded at the first formula: most pages have none, and every worker thread loads this
+ * module (a worker with a small heap has no room for KaTeX it does not use).
+ */
+let katex: typeof Katex | undefined;
+function katexModule(): typeof Katex {
+  katex ??= createRequire(import.meta.url)('katex') as typeof Katex;
+  return katex;
+}
+
+/**
  * A formula typeset by KaTeX, as markup (html/safe-html.ts `katexMath`): `trust` off (no
  * `\href`, `\url`, `\html…`), bounded sizes and macro expansion, errors shown as the source.
  */
 export function mathHtml(formula: string, display: boolean): SafeHtml {
-  const markup = katex.renderToString(formula, {
+  const markup = katexModule().renderToString(formula, {
     displayMode: display,
     output: 'htmlAndMathml',
     throwOnError: false,
