@@ -104,6 +104,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
         state.pos = after;
         return true;
       }
+      if (name === 'span') return push('gb_skip', undefined, after);
       if (name === 'a' && (counts.gbLinks ?? 0) > 0) {
         if (!silent) {
           counts.gbLinks = (counts.gbLinks ?? 0) - 1;
@@ -211,7 +212,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
       break;
     }
     case 'span': {
-      if (attrs.get('data-tag') !== 'emoji') return false;
+      if (attrs.get('data-tag') !== 'emoji') break;
       const body = element('span');
       if (body === null) return false;
       const code = (attrs.get('data-code') ?? emojiCodeOf(decodeEntities(body[1] ?? '').trim()))
@@ -228,7 +229,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
       if ((attrs.get('class') ?? '').split(/\s+/).includes('expression')) {
         return push('gb_inline', { type: 'expression', expression: content.trim() }, end);
       }
-      if (env.gbHtml !== true) return false;
+      // `<code>` is how GitBook writes code holding a `|` in a table's cell.
       if (!silent) state.push('code_inline', 'code', 0).content = content;
       state.pos = end;
       return true;
@@ -267,6 +268,8 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
     }
   }
   if (env.gbHtml === true) {
+    // A select column's option in a cell (`<span data-option="…">`): its text.
+    if (name === 'span') return push('gb_skip', undefined, after);
     const simple = SIMPLE[name];
     if (simple !== undefined) {
       if (!silent) state.push(simple[0], simple[1], 1);
