@@ -108,6 +108,49 @@ const markdownCases: [string, number, (n: number) => string, { marks?: true; key
     (n) => '{% file src="a %}" %}x %}{% endfile %}\n\n'.repeat(n),
     {},
   ],
+  // GitBook's HTML forms (documents/blocks/): each rule's scan stops at the next tag.
+  ['colour marks', 8_000, (n) => '<mark style="color:red;">a</mark> '.repeat(n), { marks: true }],
+  [
+    'unclosed inline tags',
+    2_000,
+    (n) => '<mark style="color:red;"><i class="fa-x"><a class="button primary" href="x'.repeat(n),
+    { marks: true },
+  ],
+  [
+    'emoji, icons and footnotes',
+    8_000,
+    (n) => `${':sparkles: <i class="fa-x">:x:</i> a[^1] '.repeat(n)}\n\n[^1]: note`,
+    { marks: true },
+  ],
+  [
+    'figures',
+    4_000,
+    (n) =>
+      '<figure><img src="a.png" alt=""><figcaption><p>c</p></figcaption></figure>\n\n'.repeat(n),
+    { keys: true },
+  ],
+  [
+    'figures in one div',
+    8_000,
+    (n) => `<div>${'<figure><img src="a.png"></figure>'.repeat(n)}</div>`,
+    {},
+  ],
+  ['unclosed <pre> blocks', 8_000, (n) => '<pre><code>a\n\n'.repeat(n), {}],
+  ['unclosed tables', 8_000, (n) => '<table>\n\n'.repeat(n), {}],
+  [
+    'card rows',
+    8_000,
+    (n) =>
+      `<table data-view="cards"><thead><tr><th></th><th data-card-target data-type="content-ref"></th></tr></thead><tbody>${'<tr><td>x</td><td><a href="o.md">o</a></td></tr>'.repeat(n)}</tbody></table>`,
+    { keys: true },
+  ],
+  [
+    'table columns',
+    4_000,
+    (n) =>
+      `<table data-header-hidden><thead><tr>${'<th data-type="number">n</th>'.repeat(n)}</tr></thead><tbody><tr>${'<td>1</td>'.repeat(n)}</tr></tbody></table>`,
+    {},
+  ],
 ];
 
 describe('linear time: Markdown → document → HTML and Markdown', () => {

@@ -454,6 +454,44 @@ const FORMS: [string, string, unknown[], (string | RegExp)[], RegExp[]][] = [
     ['<p>H2O x2 a<br>\nb</p>'],
     [/<su[bp]>|&lt;su/],
   ],
+  [
+    "a significant space at a paragraph's end (`&#x20;`), line breaks in a cell, a select option, `<code>` with a `|`",
+    'Emoji:&#x20;\n\n| a | b |\n| --- | --- |\n| x<br><br>y | <span data-option="k1">Done</span> <code>a \\| b</code> |',
+    [
+      { type: 'paragraph', nodes: [t('Emoji: ')] },
+      {
+        type: 'table',
+        fragments: [
+          { fragment: 'r0c0', nodes: [{ nodes: [t('x\n\ny')] }] },
+          {
+            fragment: 'r0c1',
+            // In a pipe table a select's option stays text (GitBook writes it in HTML tables).
+            nodes: [
+              {
+                nodes: [
+                  {
+                    leaves: [
+                      { text: '<span data-option="k1">Done</span> ' },
+                      { text: 'a | b', marks: [{ type: 'code' }] },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    ['<td>x<br>\n<br>\ny</td>', '<code>a | b</code>'],
+    [],
+  ],
+  [
+    "a select column's options in an HTML table: their text",
+    '<table><thead><tr><th>S</th></tr></thead><tbody><tr><td><span data-option="k1">Done</span></td></tr></tbody></table>',
+    [{ type: 'table', fragments: [{ fragment: 'r0c0', nodes: [{ nodes: [t('Done')] }] }] }],
+    ['<td>Done</td>'],
+    [/data-option/],
+  ],
 ];
 
 describe('GitBook HTML forms: Markdown → document → HTML → Markdown → document', () => {

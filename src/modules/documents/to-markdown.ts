@@ -187,7 +187,9 @@ type Where = 'block' | 'line' | 'cell' | 'html';
  */
 function escapeText(value: string, where: Where): string {
   let escaped = value.replace(/([\\`*_[\]<>~|{}&!#$])/g, '\\$1');
-  if (where !== 'block') escaped = escaped.replaceAll('\n', ' ');
+  // A line break in a cell or in HTML is GitBook's `<br>`; in a heading, a space.
+  if (where === 'cell' || where === 'html') escaped = escaped.replaceAll('\n', '<br>');
+  else if (where !== 'block') escaped = escaped.replaceAll('\n', ' ');
   // `:house:` written as text stays text.
   if (escaped.includes(':')) {
     escaped = escaped.replace(/:([a-z0-9_+-]{1,40})(?=:)/g, (whole, name: string) =>
@@ -243,8 +245,12 @@ export function inlineMarkdown(nodes: readonly Inline[], links: PageLinks, where
         cellSafe(inlineNodeMarkdown(node, links, where === 'html', out.at(-1) ?? ''), where),
       );
   }
-  const joined = out.join('');
-  return where === 'block' ? lineStarts(joined) : joined;
+  // A space at either end would be trimmed when read: GitBook writes it `&#x20;`.
+  let joined = out.join('');
+  // Line breaks at the end of a paragraph: `<br>` (a `\` there would be text).
+  const breaks = where === 'block' ? joined.length - joined.replace(/\n+$/, '').length : 0;
+  joined = joined.slice(0, joined.length - breaks).replace(/^ | $/g, '&#x20;');
+  return where === 'block' ? lineStarts(joined) + '<br>'.repeat(breaks) : joined;
 }
 
 /** HTML in a pipe table's cell: its `|` as an entity (the row is split on `|` before HTML is read). */
@@ -254,7 +260,10 @@ const cellSafe = (markup: string, where: Where) =>
 /** An inline image: `![alt](src "caption")`, or GitBook's `<img>` for a size, a dark variant or HTML. */
 function inlineImageMarkdown(node: InlineImage, links: PageLinks, where: Where): string {
   const data = node.data;
-  if (where === 'html' || data.size !== undefined || data.refDark !== undefined) {
+  // A URL with spaces or other characters Markdown would percent-encode keeps them in `<img>`.
+  const raw =
+    data.ref.kind === 'url' && /[^\x21-\x7e]/.test(data.ref.url) && data.caption === undefined;
+  if (where === 'html' || raw || data.size !== undefined || data.refDark !== undefined) {
     return cellSafe(
       imgMarkdown(data, links, data.size === undefined ? '' : ` data-size="${data.size}"`),
       where,

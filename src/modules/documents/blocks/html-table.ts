@@ -288,20 +288,17 @@ interface TableData {
 }
 
 function columnsOf(data: TableData): Column[] {
-  const visible = data.view?.columns ?? [];
-  const ids = [
-    ...visible,
-    ...Object.keys(data.definition ?? {}).filter((id) => !visible.includes(id)),
-  ];
-  // In the order of the definitions (hidden columns keep their place), as they were read.
-  const order = Object.keys(data.definition ?? {});
-  ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const visible = new Set(data.view?.columns ?? []);
+  const known = Object.keys(data.definition ?? {});
+  // In the order of the definitions (hidden columns keep their place), as they were read; a
+  // shown column without a definition after them.
+  const ids = [...known, ...[...visible].filter((id) => !Object.hasOwn(data.definition ?? {}, id))];
   return ids.map((id) => ({
     id,
     title: data.definition?.[id]?.title ?? '',
     type: data.definition?.[id]?.type ?? 'text',
     align: data.definition?.[id]?.textAlignment ?? 'left',
-    hidden: !visible.includes(id),
+    hidden: !visible.has(id),
     width: data.view?.columnWidths?.[id],
   }));
 }

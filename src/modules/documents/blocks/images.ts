@@ -170,8 +170,9 @@ export function parseImageGroup(source: string): ImageGroup | undefined {
   while (at < end) {
     const part = parts[at] as HtmlPart;
     if (part.tag === 'figure') {
-      const close = parts.findIndex((p, i) => i > at && p.tag === '/figure');
-      if (close === -1 || close >= end) return undefined;
+      let close = at + 1;
+      while (close < end && parts[close]?.tag !== '/figure') close++;
+      if (close >= end) return undefined;
       const image = figureImage(parts.slice(at + 1, close), all);
       if (image === undefined) return undefined;
       images.push(image);

@@ -32,7 +32,15 @@ interface Env {
 interface Counts {
   gbMarks?: number;
   gbLinks?: number;
+  gbSimple?: number;
 }
+
+/**
+ * Open tags a paragraph may nest (GitBook closes each): past it, an opening tag is text. Each
+ * open mark is on every leaf after it, so thousands of unclosed `<mark>`s would cost the square
+ * of their number.
+ */
+const MAX_OPEN = 8;
 
 const TAG_AT = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>/y;
 /** An element's text up to its closing tag: no markup inside. */
@@ -99,11 +107,15 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
     if (name === 'sub' || name === 'sup' || name === 'p') return push('gb_skip', undefined, after);
     if (env.gbHtml === true) {
       const simple = SIMPLE[name];
-      if (simple !== undefined) {
-        if (!silent) state.push(simple[0].replace('_open', '_close'), simple[1], -1);
+      if (simple !== undefined && (counts.gbSimple ?? 0) > 0) {
+        if (!silent) {
+          counts.gbSimple = (counts.gbSimple ?? 0) - 1;
+          state.push(simple[0].replace('_open', '_close'), simple[1], -1);
+        }
         state.pos = after;
         return true;
       }
+      if (name === 'span') return push('gb_skip', undefined, after);
       if (name === 'a' && (counts.gbLinks ?? 0) > 0) {
         if (!silent) {
           counts.gbLinks = (counts.gbLinks ?? 0) - 1;
@@ -120,6 +132,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
     case 'mark': {
       const colors = styleColors(attrs.get('style') ?? '');
       if (colors.color === undefined && colors.background === undefined) return false;
+      if ((counts.gbMarks ?? 0) >= MAX_OPEN) return false;
       if (!silent) counts.gbMarks = (counts.gbMarks ?? 0) + 1;
       return push(
         'gb_mark_open',
@@ -167,7 +180,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
       if (href.startsWith('#') && id !== undefined && src.startsWith('</a>', after)) {
         return push('gb_anchor', { id }, after + 4);
       }
-      if (env.gbHtml === true && attrs.has('href')) {
+      if (env.gbHtml === true && attrs.has('href') && (counts.gbLinks ?? 0) < MAX_OPEN) {
         if (!silent) {
           counts.gbLinks = (counts.gbLinks ?? 0) + 1;
           const token = state.push('link_open', 'a', 1);
@@ -211,7 +224,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
       break;
     }
     case 'span': {
-      if (attrs.get('data-tag') !== 'emoji') return false;
+      if (attrs.get('data-tag') !== 'emoji') break;
       const body = element('span');
       if (body === null) return false;
       const code = (attrs.get('data-code') ?? emojiCodeOf(decodeEntities(body[1] ?? '').trim()))
@@ -228,7 +241,7 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
       if ((attrs.get('class') ?? '').split(/\s+/).includes('expression')) {
         return push('gb_inline', { type: 'expression', expression: content.trim() }, end);
       }
-      if (env.gbHtml !== true) return false;
+      // `<code>` is how GitBook writes code holding a `|` in a table's cell.
       if (!silent) state.push('code_inline', 'code', 0).content = content;
       state.pos = end;
       return true;
@@ -267,9 +280,14 @@ function htmlInline(state: StateInline, silent: boolean): boolean {
     }
   }
   if (env.gbHtml === true) {
+    // A select column's option in a cell (`<span data-option="…">`): its text.
+    if (name === 'span') return push('gb_skip', undefined, after);
     const simple = SIMPLE[name];
-    if (simple !== undefined) {
-      if (!silent) state.push(simple[0], simple[1], 1);
+    if (simple !== undefined && (counts.gbSimple ?? 0) < MAX_OPEN) {
+      if (!silent) {
+        counts.gbSimple = (counts.gbSimple ?? 0) + 1;
+        state.push(simple[0], simple[1], 1);
+      }
       state.pos = after;
       return true;
     }
