@@ -158,7 +158,12 @@ export class GitSyncService {
         });
       }
       log.info(
-        { outcome: outcome.kind, commit: outcome.commit, warnings: outcome.warnings.length },
+        {
+          outcome: outcome.kind,
+          commit: outcome.commit,
+          warnings: outcome.warnings.length,
+          ms: outcome.timings,
+        },
         'git import ended',
       );
     } catch (error) {
