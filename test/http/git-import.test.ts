@@ -151,6 +151,35 @@ describe('Git Sync import', () => {
     assert.equal(third.id, second.id, 'an unchanged commit makes no revision');
   });
 
+  test('a SUMMARY entry to a heading of a page is a link page to that anchor (ContentRefAnchor)', async () => {
+    const other = new TestRepo();
+    try {
+      other.commit({
+        'README.md': '# Welcome\n',
+        'SUMMARY.md':
+          '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n  * [Steps](guide.md#first-steps)\n',
+        'guide.md': '# Guide\n\n## First steps\n\nText.\n',
+      });
+      const local = await createTestApp({ GIT_LOCAL_DIRS: other.root, GIT_CACHE_DIR: `${other.root}/.cache` });
+      try {
+        const res = await local.request({ method: 'POST', url: `/v1/orgs/${local.orgId}/spaces`, payload: { title: 'Docs' } });
+        const spaceId = res.json().id;
+        const state = await importAndWait(local, spaceId, { url: `file://${other.dir}`, ref: 'main' });
+        assert.equal(state.operation.state, 'success', JSON.stringify(state));
+        const revision = (await local.request({ url: `/v1/spaces/${spaceId}/content` })).json();
+        const guide = revision.pages[1];
+        assert.equal(guide.title, 'Guide');
+        const link = guide.pages[0];
+        assert.equal(link.type, 'link');
+        assert.deepEqual(link.target, { kind: 'anchor', page: guide.id, anchor: 'first-steps' });
+      } finally {
+        await local.close();
+      }
+    } finally {
+      other.dispose();
+    }
+  });
+
   test('refused URLs: 400 naming the url, nothing started', async () => {
     const spaceId = await newSpace(t);
     for (const url of [

@@ -7,9 +7,11 @@
 export type PageType = 'document' | 'group' | 'link';
 
 export interface LinkTarget {
-  kind: 'url' | 'page';
+  /** `anchor`: a heading of a page (GitBook's ContentRefAnchor), from a SUMMARY `page.md#id`. */
+  kind: 'url' | 'page' | 'anchor';
   url?: string;
   page?: string;
+  anchor?: string;
 }
 
 export interface StoredPage {

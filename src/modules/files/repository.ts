@@ -30,6 +30,10 @@ export interface StoredReusableContent {
   frontMatter?: string;
 }
 
+/** putBlobs' transactions: rows (3 parameters each, far under SQLite's limit) and bytes. */
+const BLOB_ROWS = 100;
+const BLOB_BYTES = 8 * 1024 * 1024;
+
 /** Sets kept parsed, by the size of their JSON: a revision's files are read for every file link. */
 const SETS_BYTES = 16 * 1024 * 1024;
 
@@ -51,6 +55,34 @@ export class FilesRepository {
       .values({ hash, size: data.length, data })
       .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
+  }
+
+  /**
+   * Stores many blobs in few transactions (at most BLOB_ROWS rows or BLOB_BYTES bytes each, so
+   * that none holds SQLite's one connection long): one commit, one fsync, per transaction
+   * rather than per file; 1,000 images written one by one took 2–7 s of fsyncs on SQLite.
+   */
+  async putBlobs(blobs: readonly { hash: string; data: Buffer }[]): Promise<void> {
+    let start = 0;
+    while (start < blobs.length) {
+      let end = start;
+      let bytes = 0;
+      while (end < blobs.length && end - start < BLOB_ROWS && bytes < BLOB_BYTES) {
+        bytes += blobs[end]?.data.length ?? 0;
+        end += 1;
+      }
+      const rows = blobs
+        .slice(start, end)
+        .map(({ hash, data }) => ({ hash, size: data.length, data }));
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('file_blobs')
+          .values(rows)
+          .onConflict((oc) => oc.column('hash').doNothing())
+          .execute();
+      });
+      start = end;
+    }
   }
 
   /** Which of these hashes are stored already. */

@@ -190,7 +190,12 @@ export class GitSyncService {
       }
       if (outcome.kind === 'imported' && input.standalone !== true) this.imported?.(spaceId);
       log.info(
-        { outcome: outcome.kind, commit: outcome.commit, warnings: outcome.warnings.length },
+        {
+          outcome: outcome.kind,
+          commit: outcome.commit,
+          warnings: outcome.warnings.length,
+          ms: outcome.timings,
+        },
         'git import ended',
       );
     } catch (error) {

@@ -178,18 +178,26 @@ function linkPage(entry: Extract<TocEntry, { kind: 'link' }>, s: State): StoredP
   const target: LinkTarget =
     entry.url !== undefined
       ? { kind: 'url', url: entry.url }
-      : { kind: 'page', page: entry.file ?? '' };
+      : entry.anchor !== undefined && entry.anchor !== ''
+        ? { kind: 'anchor', page: entry.file ?? '', anchor: entry.anchor }
+        : { kind: 'page', page: entry.file ?? '' };
   const prior = s.before.get(`link:${entry.title}`);
   return kept(prior, { type: 'link', title: entry.title, target, pages: [] }, s);
 }
 
 function resolvePageLinks(pages: StoredPage[], s: State): void {
   for (const { page } of walk(pages)) {
-    if (page.type !== 'link' || page.target?.kind !== 'page') continue;
-    const file = page.target.page ?? '';
+    const target = page.target;
+    if (page.type !== 'link' || target === undefined || target.kind === 'url') continue;
+    const file = target.page ?? '';
     const id = s.pageFiles.get(file);
-    if (id !== undefined) page.target = { kind: 'page', page: id };
-    else {
+    if (id !== undefined) {
+      // `page.md#anchor` keeps its anchor (GitBook's ContentRefAnchor).
+      page.target =
+        target.kind === 'anchor' && target.anchor !== undefined
+          ? { kind: 'anchor', page: id, anchor: target.anchor }
+          : { kind: 'page', page: id };
+    } else {
       s.warnings.push({
         file: s.summaryFile,
         message: `the link "${page.title}" goes to "${file}", which is not a page: it is kept as a link to that address`,

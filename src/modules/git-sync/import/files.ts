@@ -46,7 +46,8 @@ export async function importFiles(input: {
   maxBytes: number;
   maxFiles: number;
   read: (oids: readonly string[]) => Promise<Map<string, Buffer>>;
-  store: (hash: string, bytes: Buffer) => Promise<void>;
+  /** Stores a batch's bytes (a few transactions, not one per file). */
+  store: (blobs: readonly { hash: string; data: Buffer }[]) => Promise<void>;
   newId: () => string;
   warnings: Warning[];
   /** The path of each candidate in the repository, for warnings. */
@@ -82,9 +83,19 @@ export async function importFiles(input: {
   let bytes = 0;
   const flush = async () => {
     const blobs = await input.read(batch.map((c) => c.entry.oid));
+    const hashes = new Map<string, string>();
+    for (const [oid, data] of blobs) {
+      hashes.set(oid, createHash('sha256').update(data).digest('base64url'));
+    }
+    await input.store(
+      [...blobs]
+        .filter(([, data]) => !isLfsPointer(data))
+        .map(([oid, data]) => ({ hash: hashes.get(oid) ?? '', data })),
+    );
     for (const candidate of batch) {
       const data = blobs.get(candidate.entry.oid);
-      if (data === undefined) continue;
+      const hash = hashes.get(candidate.entry.oid);
+      if (data === undefined || hash === undefined) continue;
       if (isLfsPointer(data)) {
         input.warnings.push({
           file: input.repoPath(candidate.path),
@@ -92,8 +103,6 @@ export async function importFiles(input: {
         });
         continue;
       }
-      const hash = createHash('sha256').update(data).digest('base64url');
-      await input.store(hash, data);
       const contentType = contentTypeOf(candidate.path);
       const size = imageDimensions(data, contentType);
       out.push(

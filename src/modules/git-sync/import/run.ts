@@ -30,9 +30,18 @@ export class ImportFailed extends Error {
   }
 }
 
+/** Where an import's time went, ms per phase (logged with its end, for operators). */
+export type ImportTimings = Partial<Record<'fetch' | 'pages' | 'files' | 'write', number>>;
+
 export type ImportOutcome =
-  | { kind: 'imported'; commit: string; revision: string; warnings: Warning[] }
-  | { kind: 'unchanged'; commit: string; warnings: Warning[] };
+  | {
+      kind: 'imported';
+      commit: string;
+      revision: string;
+      warnings: Warning[];
+      timings: ImportTimings;
+    }
+  | { kind: 'unchanged'; commit: string; warnings: Warning[]; timings: ImportTimings };
 
 const MODE_SYMLINK = '120000';
 const MODE_SUBMODULE = '160000';
@@ -61,14 +70,22 @@ export async function importCommit(input: {
   log: FastifyBaseLogger;
   end: (trx: Db, warnings: Warning[], commit: string) => Promise<boolean>;
 }): Promise<ImportOutcome> {
+  const timings: ImportTimings = {};
+  let mark = performance.now();
+  const lap = (phase: keyof ImportTimings) => {
+    const now = performance.now();
+    timings[phase] = Math.round(now - mark);
+    mark = now;
+  };
   const snapshot = await input.source.snapshot(input.fetchUrl, input.request.ref, input.signal);
+  lap('fetch');
   const warnings: Warning[] = [];
   if (
     snapshot.oid === input.lastCommit &&
     input.request.force !== true &&
     input.request.standalone !== true
   ) {
-    return { kind: 'unchanged', commit: snapshot.oid, warnings };
+    return { kind: 'unchanged', commit: snapshot.oid, warnings, timings };
   }
   const tree = new Map(snapshot.entries.map((entry) => [entry.path, entry]));
   const text = async (path: string): Promise<string | undefined> => {
@@ -180,6 +197,7 @@ export async function importCommit(input: {
     );
   }
 
+  lap('pages');
   // Files: the assets folder, and whatever a page or include names.
   const referenced = new Set<string>();
   for (const [path, page] of pages) {
@@ -201,12 +219,13 @@ export async function importCommit(input: {
     maxBytes: input.limits.fileBytes,
     maxFiles: input.limits.spaceFiles,
     read: (oids) => snapshot.read(oids),
-    store: (hash, bytes) => input.files.putBlob(hash, bytes),
+    store: (blobs) => input.files.putBlobs(blobs),
     newId: () => newId(),
     warnings,
     repoPath: (path) => join(root, path),
   });
   if (input.signal.aborted) throw input.signal.reason;
+  lap('files');
 
   const fileSet = files.length === 0 ? undefined : Files.setOf(files);
   const reusableSet = reusable.length === 0 ? undefined : Files.setOf(reusable);
@@ -265,7 +284,10 @@ export async function importCommit(input: {
         return input.end(trx, [...warnings, ...built.warnings], snapshot.oid);
       },
     );
-    if (written) return { kind: 'imported', commit: snapshot.oid, revision: revisionId, warnings };
+    if (written) {
+      lap('write');
+      return { kind: 'imported', commit: snapshot.oid, revision: revisionId, warnings, timings };
+    }
     if (attempt >= WRITE_TRIES) {
       throw new ImportFailed('The space kept changing during the import; run it again', warnings);
     }

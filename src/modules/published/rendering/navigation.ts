@@ -171,7 +171,12 @@ function linkHref(page: StoredPage, tree: Tree, base: string): string | undefine
       { tree, base, spaceId: '', spaceBases: new Map() },
     );
   const path = target.page === undefined ? undefined : documentPath(tree, target.page);
-  return path === undefined ? undefined : pageHref(base, path);
+  if (path === undefined) return undefined;
+  const anchor =
+    target.kind === 'anchor' && target.anchor !== undefined
+      ? `#${encodeURIComponent(target.anchor)}`
+      : '';
+  return `${pageHref(base, path)}${anchor}`;
 }
 
 const join = (parent: string, slug: string) => (parent === '' ? slug : `${parent}/${slug}`);
