@@ -160,11 +160,21 @@ describe('Git Sync import', () => {
           '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n  * [Steps](guide.md#first-steps)\n',
         'guide.md': '# Guide\n\n## First steps\n\nText.\n',
       });
-      const local = await createTestApp({ GIT_LOCAL_DIRS: other.root, GIT_CACHE_DIR: `${other.root}/.cache` });
+      const local = await createTestApp({
+        GIT_LOCAL_DIRS: other.root,
+        GIT_CACHE_DIR: `${other.root}/.cache`,
+      });
       try {
-        const res = await local.request({ method: 'POST', url: `/v1/orgs/${local.orgId}/spaces`, payload: { title: 'Docs' } });
+        const res = await local.request({
+          method: 'POST',
+          url: `/v1/orgs/${local.orgId}/spaces`,
+          payload: { title: 'Docs' },
+        });
         const spaceId = res.json().id;
-        const state = await importAndWait(local, spaceId, { url: `file://${other.dir}`, ref: 'main' });
+        const state = await importAndWait(local, spaceId, {
+          url: `file://${other.dir}`,
+          ref: 'main',
+        });
         assert.equal(state.operation.state, 'success', JSON.stringify(state));
         const revision = (await local.request({ url: `/v1/spaces/${spaceId}/content` })).json();
         const guide = revision.pages[1];
@@ -177,6 +187,53 @@ describe('Git Sync import', () => {
       }
     } finally {
       other.dispose();
+    }
+  });
+
+  test("front matter sets the page's fields: icon, noIndex, noRobotsIndex, cover, layout", async () => {
+    const own = new TestRepo();
+    try {
+      own.commit({
+        'README.md':
+          '---\nicon: book-open\nnoIndex: true\nnoRobotsIndex: true\ncover: .gitbook/assets/cover.png\ncoverY: 12\ncoverHeight: 300\nlayout:\n  width: wide\n  outline:\n    visible: true\nauthors: [kept]\n---\n\n# Cover page\n',
+        '.gitbook/assets/cover.png': pngOf(1200, 300),
+      });
+      const local = await createTestApp({
+        GIT_LOCAL_DIRS: own.root,
+        GIT_CACHE_DIR: `${own.root}/.cache`,
+      });
+      try {
+        const spaceId = await newSpace(local);
+        const state = await importAndWait(local, spaceId, {
+          url: `file://${own.dir}`,
+          ref: 'main',
+        });
+        assert.equal(state.operation.state, 'success', JSON.stringify(state));
+        const revision = (await local.request({ url: `/v1/spaces/${spaceId}/content` })).json();
+        const [page] = revision.pages;
+        const [file] = revision.files;
+        assert.equal(page.icon, 'book-open');
+        assert.equal(page.noIndex, true);
+        assert.equal(page.noRobotsIndex, true);
+        assert.deepEqual(page.cover, {
+          ref: { kind: 'file', file: file.id },
+          yPos: 12,
+          height: 300,
+        });
+        assert.equal(page.layout.width, 'wide');
+        assert.equal(page.layout.outline, true);
+        assert.equal(page.layout.title, true, 'what the front matter leaves out keeps its default');
+        const markdown = (
+          await local.request({
+            url: `/v1/spaces/${spaceId}/content/page/${page.id}?format=markdown`,
+          })
+        ).json().markdown;
+        assert.doesNotMatch(markdown, /authors/, 'front matter is not the body');
+      } finally {
+        await local.close();
+      }
+    } finally {
+      own.dispose();
     }
   });
 

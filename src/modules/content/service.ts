@@ -246,6 +246,7 @@ export class ContentService {
     // whole, and this is most of their cost.
     const presented: PresentedPage = { id: page.id, title: page.title };
     if (page.emoji !== undefined) presented.emoji = page.emoji;
+    if (page.icon !== undefined) presented.icon = page.icon;
     presented.createdAt = page.createdAt;
     presented.updatedAt = page.updatedAt;
     if (page.type === 'link') {
@@ -268,7 +269,11 @@ export class ContentService {
     if (page.description !== undefined) presented.description = page.description;
     if (page.hidden) presented.hidden = true;
     if (page.type === 'document') {
-      presented.layout = LAYOUT;
+      // An imported page's front matter sets some layout options (docs/git-sync.md).
+      presented.layout = page.layout === undefined ? LAYOUT : { ...LAYOUT, ...page.layout };
+      if (page.cover !== undefined) presented.cover = page.cover;
+      if (page.noIndex !== undefined) presented.noIndex = page.noIndex;
+      if (page.noRobotsIndex !== undefined) presented.noRobotsIndex = page.noRobotsIndex;
       presented.tags = NO_TAGS;
       presented.documentId = page.id;
       if (page.git !== undefined) presented.git = page.git;

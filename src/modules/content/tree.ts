@@ -35,10 +35,25 @@ export interface StoredPage {
   frontMatter?: string;
   /** The SUMMARY entry's link title (`[T](p.md "Link title")`), GitBook's `linkTitle`. */
   linkTitle?: string;
+  /** Imported pages' front matter (docs/git-sync.md, "Pages"): GitBook's page fields. */
+  icon?: string;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  cover?: PageCover;
+  /** The layout options the front matter sets, over Livery's defaults. */
+  layout?: Record<string, string | boolean>;
   pages: StoredPage[];
 }
 
 export type Tree = StoredPage[];
+
+/** GitBook's RevisionPageDocumentCover: images as file or URL references. */
+export interface PageCover {
+  ref?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  refDark?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos: number;
+  height?: number;
+}
 
 /** A page found in a tree, with what its presentation needs to know of its place. */
 export interface Located {

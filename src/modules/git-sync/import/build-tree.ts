@@ -1,4 +1,5 @@
 import { slugify, uniqueSlug } from '../../../slug.js';
+import { canonicalJson } from '../../content/storage/node.js';
 import {
   type LinkTarget,
   type StoredPage,
@@ -43,6 +44,8 @@ export interface PageFile {
   description?: string;
   hidden?: boolean;
   icon?: string;
+  /** The other page fields its front matter sets (noIndex, noRobotsIndex, cover, layout). */
+  fields?: Pick<StoredPage, 'noIndex' | 'noRobotsIndex' | 'cover' | 'layout'>;
 }
 
 export interface Warning {
@@ -137,7 +140,8 @@ function build(entries: readonly TocEntry[], s: State, parentPath: string): Stor
         markdown: file.markdown,
         ...(file.description === undefined ? {} : { description: file.description }),
         ...(file.hidden === true ? { hidden: true } : {}),
-        ...(file.icon === undefined ? {} : { emoji: file.icon }),
+        ...(file.icon === undefined ? {} : { icon: file.icon }),
+        ...file.fields,
         ...(entry.linkTitle === undefined ? {} : { linkTitle: entry.linkTitle }),
         ...(file.frontMatter === undefined ? {} : { frontMatter: file.frontMatter }),
         git: { oid: file.oid, path: file.repoPath },
@@ -156,15 +160,10 @@ type Fields = Omit<StoredPage, 'id' | 'createdAt' | 'updatedAt'>;
 /** The page with its prior's id and dates when it had one; `updatedAt` moves when it changed. */
 function kept(prior: StoredPage | undefined, fields: Fields, s: State): StoredPage {
   if (prior === undefined) return { id: s.newId(), createdAt: s.now, updatedAt: s.now, ...fields };
-  const same =
-    prior.title === fields.title &&
-    prior.markdown === fields.markdown &&
-    prior.description === fields.description &&
-    prior.hidden === fields.hidden &&
-    prior.emoji === fields.emoji &&
-    prior.frontMatter === fields.frontMatter &&
-    prior.linkTitle === fields.linkTitle &&
-    prior.slug === fields.slug;
+  // The Markdown by identity first (a long body compared once), then every other field.
+  const { id: _id, createdAt: _c, updatedAt: _u, pages: _p, markdown, ...before } = prior;
+  const { pages: _q, markdown: next, ...after } = fields;
+  const same = markdown === next && canonicalJson(before) === canonicalJson(after);
   return {
     id: prior.id,
     createdAt: prior.createdAt,

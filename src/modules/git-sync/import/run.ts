@@ -7,7 +7,7 @@ import { walk } from '../../content/tree.js';
 import type { FilesRepository, StoredReusableContent } from '../../files/repository.js';
 import { FilesRepository as Files } from '../../files/repository.js';
 import type { SpacesService } from '../../spaces/service.js';
-import { splitPage } from '../format/front-matter.js';
+import { type FrontMatter, splitPage } from '../format/front-matter.js';
 import { GITBOOK_YAML, parseGitbookYaml, spaceRootOf } from '../format/gitbook-yaml.js';
 import { inferSummary } from '../format/infer-summary.js';
 import { titleOf } from '../format/markdown.js';
@@ -139,6 +139,7 @@ export async function importCommit(input: {
   const blobs = await snapshot.read(wanted.flatMap((p) => inRoot.get(p)?.oid ?? []));
   if (input.signal.aborted) throw input.signal.reason;
   const pages = new Map<string, PageFile>();
+  const frontMatters = new Map<string, FrontMatter>();
   const reusable: StoredReusableContent[] = [];
   const current = await input.content.revision(await input.spaces.currentRevisionId(input.spaceId));
   const priorReusable = new Map(
@@ -187,6 +188,7 @@ export async function importCommit(input: {
       ...(fm.hidden === undefined ? {} : { hidden: fm.hidden }),
       ...(fm.icon === undefined ? {} : { icon: fm.icon }),
     });
+    frontMatters.set(path, fm);
   }
 
   const countPages = [...pages.keys()].length;
@@ -202,6 +204,11 @@ export async function importCommit(input: {
   const referenced = new Set<string>();
   for (const [path, page] of pages) {
     for (const p of referencedPaths(path, page.markdown, resolvePath)) referenced.add(p);
+    const cover = frontMatters.get(path)?.cover;
+    for (const src of [cover?.light, cover?.dark]) {
+      const found = src === undefined ? undefined : resolvePath(path, src);
+      if (found !== undefined) referenced.add(found);
+    }
   }
   for (const item of reusable) {
     for (const p of referencedPaths(item.path, item.markdown, resolvePath)) referenced.add(p);
@@ -227,6 +234,12 @@ export async function importCommit(input: {
   if (input.signal.aborted) throw input.signal.reason;
   lap('files');
 
+  // The page fields of front matter that name files (a cover) need the files' ids.
+  const fileIds = new Map(files.map((f) => [f.path.normalize('NFC'), f.id]));
+  for (const [path, page] of pages) {
+    const fm = frontMatters.get(path);
+    if (fm !== undefined) page.fields = pageFieldsOf(fm, path, fileIds);
+  }
   const fileSet = files.length === 0 ? undefined : Files.setOf(files);
   const reusableSet = reusable.length === 0 ? undefined : Files.setOf(reusable);
   const git = {
@@ -325,6 +338,41 @@ function redirectsOf(
     out[source] = page;
   }
   return out;
+}
+
+/** The page fields a page's front matter sets, beyond title, description, hidden and icon. */
+function pageFieldsOf(
+  fm: FrontMatter,
+  path: string,
+  fileIds: ReadonlyMap<string, string>,
+): NonNullable<PageFile['fields']> {
+  const refOf = (src: string | undefined) => {
+    if (src === undefined || src === '') return undefined;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src)) return { kind: 'url' as const, url: src };
+    const resolved = resolvePath(path, src);
+    const file = resolved === undefined ? undefined : fileIds.get(resolved.normalize('NFC'));
+    return file === undefined ? { kind: 'url' as const, url: src } : { kind: 'file' as const, file };
+  };
+  const ref = refOf(fm.cover?.light);
+  const refDark = refOf(fm.cover?.dark);
+  const layout = Object.fromEntries(
+    Object.entries(fm.layout ?? {}).filter(([, v]) => typeof v === 'string' || typeof v === 'boolean'),
+  ) as Record<string, string | boolean>;
+  return {
+    ...(fm.noIndex === undefined ? {} : { noIndex: fm.noIndex }),
+    ...(fm.noRobotsIndex === undefined ? {} : { noRobotsIndex: fm.noRobotsIndex }),
+    ...(ref === undefined && refDark === undefined
+      ? {}
+      : {
+          cover: {
+            ...(ref === undefined ? {} : { ref }),
+            ...(refDark === undefined ? {} : { refDark }),
+            yPos: fm.cover?.yPos ?? 0,
+            ...(fm.cover?.height === undefined ? {} : { height: fm.cover.height }),
+          },
+        }),
+    ...(Object.keys(layout).length === 0 ? {} : { layout }),
+  };
 }
 
 const resolvePath = (from: string, target: string) => {
