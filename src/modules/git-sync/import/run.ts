@@ -351,12 +351,16 @@ function pageFieldsOf(
     if (/^[a-z][a-z0-9+.-]*:/i.test(src)) return { kind: 'url' as const, url: src };
     const resolved = resolvePath(path, src);
     const file = resolved === undefined ? undefined : fileIds.get(resolved.normalize('NFC'));
-    return file === undefined ? { kind: 'url' as const, url: src } : { kind: 'file' as const, file };
+    return file === undefined
+      ? { kind: 'url' as const, url: src }
+      : { kind: 'file' as const, file };
   };
   const ref = refOf(fm.cover?.light);
   const refDark = refOf(fm.cover?.dark);
   const layout = Object.fromEntries(
-    Object.entries(fm.layout ?? {}).filter(([, v]) => typeof v === 'string' || typeof v === 'boolean'),
+    Object.entries(fm.layout ?? {}).filter(
+      ([, v]) => typeof v === 'string' || typeof v === 'boolean',
+    ),
   ) as Record<string, string | boolean>;
   return {
     ...(fm.noIndex === undefined ? {} : { noIndex: fm.noIndex }),
