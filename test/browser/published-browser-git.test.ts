@@ -50,13 +50,15 @@ after(async () => {
   repo.dispose();
 });
 
-const visibleText = (page: Page, selector: string) => page.locator(selector).first().textContent();
+// biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees, not hidden panels'
+const visibleText = (page: Page, selector: string) => page.locator(selector).first().innerText();
 
 test('an imported page of blocks works as a reader expects (screenshot)', async () => {
   const page = await s.page();
   const response = await page.goto(url);
   assert.equal(response?.status(), 200);
-  const body = await page.locator('main').textContent();
+  // biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees, not hidden panels'
+  const body = await page.locator('main').innerText();
   assert.doesNotMatch(body, /\{%/, 'no template tag is left in the page');
   assert.doesNotMatch(body, /description:|title: Safety/, 'front matter is not content');
   assert.equal(await page.locator('main h1').count(), 1, 'the title once');
@@ -117,5 +119,6 @@ test('a relative link of an imported page leads to the page', async () => {
   await page.goto(`${url}trails`);
   await page.getByText('field guide').first().click();
   await page.waitForURL(/\/s\/field\/?$|\/s\/field\/field-guide$/);
-  assert.match(await page.locator('main').textContent(), /Livery imports this page/);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees, not hidden panels'
+  assert.match(await page.locator('main').innerText(), /Livery imports this page/);
 });
