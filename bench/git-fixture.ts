@@ -182,7 +182,9 @@ export function makeRepository(
       assets[(2 * n) % assets.length] ?? '',
       assets[(2 * n + 1) % assets.length] ?? '',
     ];
-    write(file, pageText(file, n, pair, tree));
+    // The seed in every page: no two repositories share a page blob (the server keeps parsed
+    // pages by blob, so a shared one would make a later round's import cheaper).
+    write(file, pageText(file, n, pair, tree, ` (repository ${seed})`));
   });
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'Docs');

@@ -115,6 +115,7 @@ function pageIdAt(target: string, links: PageLinks): string | undefined {
     if (path !== undefined && target !== '') {
       const found =
         links.pageFiles.get(path) ??
+        links.pageFiles.get(`${path}.md`) ??
         links.pageFiles.get(
           path.endsWith('/') || path === '' ? `${path}README.md` : `${path}/README.md`,
         );

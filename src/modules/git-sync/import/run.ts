@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { BoundedCache } from '../../../bounded-cache.js';
 import type { ContentLimits } from '../../../config.js';
 import type { Db } from '../../../db/database.js';
 import { newId } from '../../../ids.js';
@@ -7,7 +8,7 @@ import { walk } from '../../content/tree.js';
 import type { FilesRepository, StoredReusableContent } from '../../files/repository.js';
 import { FilesRepository as Files } from '../../files/repository.js';
 import type { SpacesService } from '../../spaces/service.js';
-import { type FrontMatter, splitPage } from '../format/front-matter.js';
+import { type FrontMatter, type PageSource, splitPage } from '../format/front-matter.js';
 import { GITBOOK_YAML, parseGitbookYaml, spaceRootOf } from '../format/gitbook-yaml.js';
 import { inferSummary } from '../format/infer-summary.js';
 import { titleOf } from '../format/markdown.js';
@@ -42,6 +43,19 @@ export type ImportOutcome =
       timings: ImportTimings;
     }
   | { kind: 'unchanged'; commit: string; warnings: Warning[]; timings: ImportTimings };
+
+/**
+ * Page files as split and titled, by blob and path, kept between the imports of this process (a
+ * re-import after a one-file commit then reads and parses one file, not every page: blobs never
+ * change, and the result depends on the bytes and the path only). Bounded by the text's size.
+ */
+interface ParsedFile {
+  split?: PageSource;
+  title?: string;
+  /** Why the bytes are not a page (binary, an LFS pointer). */
+  problem?: string;
+}
+const PARSED = new BoundedCache<ParsedFile>(32 * 1024 * 1024);
 
 const MODE_SYMLINK = '120000';
 const MODE_SUBMODULE = '160000';
@@ -133,10 +147,17 @@ export async function importCommit(input: {
   warnings.push(...summary.warnings);
   const toc = tocOf(summary.entries, config.readme, names, warnings, join(root, summaryPath));
 
-  // Every page file and include, read in one stream.
+  // Every page file and include, read in one stream; a file parsed by an earlier import of this
+  // process (same blob, same path) is neither read nor parsed again.
   const includes = [...inRoot.keys()].filter((p) => /^\.gitbook\/includes\/[^/]+\.md$/i.test(p));
   const wanted = [...new Set([...toc.files, ...includes])];
-  const blobs = await snapshot.read(wanted.flatMap((p) => inRoot.get(p)?.oid ?? []));
+  const parsedKey = (path: string, oid: string) => `${oid}\u0000${join(root, path)}`;
+  const blobs = await snapshot.read(
+    wanted.flatMap((p) => {
+      const oid = inRoot.get(p)?.oid;
+      return oid === undefined || PARSED.get(parsedKey(p, oid)) !== undefined ? [] : [oid];
+    }),
+  );
   if (input.signal.aborted) throw input.signal.reason;
   const pages = new Map<string, PageFile>();
   const frontMatters = new Map<string, FrontMatter>();
@@ -150,15 +171,26 @@ export async function importCommit(input: {
   );
   for (const path of wanted) {
     const entry = inRoot.get(path);
-    const bytes = entry === undefined ? undefined : blobs.get(entry.oid);
-    if (entry === undefined || bytes === undefined) continue;
+    if (entry === undefined) continue;
     const repoPath = join(root, path);
-    const problem = textProblem(bytes);
-    if (problem !== undefined) {
-      warnings.push({ file: repoPath, message: `${problem}: the page is not imported` });
+    const key = parsedKey(path, entry.oid);
+    let parsed = PARSED.get(key);
+    if (parsed === undefined) {
+      const bytes = blobs.get(entry.oid);
+      if (bytes === undefined) continue;
+      const problem = textProblem(bytes);
+      if (problem === undefined) {
+        const split = splitPage(bytes.toString('utf8'), repoPath);
+        const title = titleOf(split.body);
+        parsed = { split, ...(title === undefined ? {} : { title }) };
+      } else parsed = { problem };
+      PARSED.set(key, parsed, bytes.length * 2 + 256);
+    }
+    if (parsed.problem !== undefined || parsed.split === undefined) {
+      warnings.push({ file: repoPath, message: `${parsed.problem}: the page is not imported` });
       continue;
     }
-    const split = splitPage(bytes.toString('utf8'), repoPath);
+    const split = parsed.split;
     warnings.push(...split.warnings);
     const fm = split.frontMatter;
     if (includes.includes(path) && !toc.files.has(path)) {
@@ -177,7 +209,7 @@ export async function importCommit(input: {
       });
       continue;
     }
-    const title = titleOf(split.body);
+    const title = parsed.title;
     pages.set(path, {
       oid: entry.oid,
       repoPath,
