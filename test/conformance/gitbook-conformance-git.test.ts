@@ -10,17 +10,21 @@ import { createTestApp, type TestContext } from '../helpers/app.js';
 import { pngOf, TestRepo } from '../helpers/git-repo.js';
 import { type Api0202, failure0202, recordingClient } from '../helpers/gitbook-0202.js';
 import { Conformance } from '../helpers/gitbook-conformance.js';
+import { assertCoverage } from '../helpers/gitbook-conformance-plan.js';
 
 const repo = new TestRepo();
 let t: TestContext;
 let api: Api0202;
 let c: Conformance;
+/** Judges the Git area's operations only (assertCoverage); `c` judges the rest. */
+let g: Conformance;
 let commit: string;
 
 before(async () => {
   t = await createTestApp({ GIT_LOCAL_DIRS: repo.root, GIT_CACHE_DIR: `${repo.root}/.cache` });
   ({ api } = await recordingClient(t));
   c = new Conformance(t);
+  g = new Conformance(t);
   commit = repo.commit(
     {
       'README.md':
@@ -60,7 +64,7 @@ describe('GitBook 0.202 client and conformance: Git Sync import', () => {
     assert.equal(state.installationStatus, 'active');
 
     const s = `/v1/spaces/${space.id}`;
-    await c.call('getSpaceGitInfo', { method: 'GET', url: `${s}/git/info` }, { status: 200 });
+    await g.call('getSpaceGitInfo', { method: 'GET', url: `${s}/git/info` }, { status: 200 });
     const spaceRead = await c.call('getSpaceById', { method: 'GET', url: s }, { status: 200 });
     assert.equal(JSON.parse(spaceRead.body).gitSync.operation.state, 'success');
     const current = await c.call(
@@ -91,34 +95,58 @@ describe('GitBook 0.202 client and conformance: Git Sync import', () => {
       { method: 'GET', url: `${s}/content/page/${home.id}?format=document` },
       { status: 200 },
     );
-    await c.call('listFiles', { method: 'GET', url: `${s}/content/files` }, { status: 200 });
-    await c.call(
+    await g.call('listFiles', { method: 'GET', url: `${s}/content/files` }, { status: 200 });
+    await g.call(
       'getFileById',
       { method: 'GET', url: `${s}/content/files/${file.id}` },
       { status: 200 },
     );
-    await c.call('listFilesInRevisionById', { method: 'GET', url: `${r}/files` }, { status: 200 });
-    await c.call(
+    await g.call('listFilesInRevisionById', { method: 'GET', url: `${r}/files` }, { status: 200 });
+    await g.call(
       'getFileInRevisionById',
       { method: 'GET', url: `${r}/files/${file.id}` },
       { status: 200 },
     );
-    await c.call(
+    await g.call(
       'getReusableContentById',
       { method: 'GET', url: `${s}/content/reusable-contents/${tip.id}` },
       { status: 200 },
     );
-    await c.call(
+    await g.call(
       'getReusableContentInRevisionById',
       { method: 'GET', url: `${r}/reusable-contents/${tip.id}` },
       { status: 200 },
     );
-    await c.call(
+    await g.call(
       'getReusableContentDocumentInRevisionById',
       { method: 'GET', url: `${r}/reusable-contents/${tip.id}/document` },
       { status: 200 },
     );
+    // An import judged as a request (204), then its state again, and the 404 of a space that
+    // never synced.
+    await g.call(
+      'importGitRepository',
+      {
+        method: 'POST',
+        url: `${s}/git/import`,
+        payload: { url: `file://${repo.dir}`, ref: 'refs/heads/main', force: true },
+      },
+      { status: 204 },
+    );
+    for (let i = 0; i < 400; i++) {
+      const info = (await api.spaces.getSpaceGitInfo(space.id)).data;
+      if (info.operation?.state !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const { data: never } = await api.orgs.createSpace(t.orgId, { title: 'Never synced' });
+    await g.call(
+      'getSpaceGitInfo',
+      { method: 'GET', url: `/v1/spaces/${never.id}/git/info` },
+      { status: 404 },
+    );
     c.assertConforms();
+    g.assertConforms();
+    assertCoverage(g, 'git');
 
     // The same reads through the client: its types are 0.202's.
     const files = (await api.spaces.listFiles(space.id)).data;

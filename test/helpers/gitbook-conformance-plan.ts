@@ -110,6 +110,17 @@ export const AREAS = {
     'getContentAnalyticsForSpaceById',
     'getContentAnalyticsForSiteSpaceById',
   ],
+  git: [
+    'importGitRepository',
+    'getSpaceGitInfo',
+    'listFiles',
+    'getFileById',
+    'listFilesInRevisionById',
+    'getFileInRevisionById',
+    'getReusableContentById',
+    'getReusableContentInRevisionById',
+    'getReusableContentDocumentInRevisionById',
+  ],
 } as const;
 
 export type Area = keyof typeof AREAS;
