@@ -122,6 +122,25 @@ describe('GitBook 0.202 client and conformance: Git Sync import', () => {
       { method: 'GET', url: `${r}/reusable-contents/${tip.id}/document` },
       { status: 200 },
     );
+    // A change request made on the imported revision has its files and reusable contents.
+    const { data: cr } = await api.spaces.createChangeRequest(space.id, {});
+    const crUrl = `${s}/change-requests/${cr.id}/content`;
+    await g.call(
+      'listFilesInChangeRequestById',
+      { method: 'GET', url: `${crUrl}/files` },
+      { status: 200 },
+    );
+    await g.call(
+      'getFileInChangeRequestById',
+      { method: 'GET', url: `${crUrl}/files/${file.id}` },
+      { status: 200 },
+    );
+    await g.call(
+      'getReusableContentInChangeRequestById',
+      { method: 'GET', url: `${crUrl}/reusable-contents/${tip.id}` },
+      { status: 200 },
+    );
+
     // An import judged as a request (204), then its state again, and the 404 of a space that
     // never synced.
     await g.call(

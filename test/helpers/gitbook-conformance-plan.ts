@@ -120,6 +120,9 @@ export const AREAS = {
     'getReusableContentById',
     'getReusableContentInRevisionById',
     'getReusableContentDocumentInRevisionById',
+    'listFilesInChangeRequestById',
+    'getFileInChangeRequestById',
+    'getReusableContentInChangeRequestById',
   ],
 } as const;
 
