@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
+import { TestRepo } from '../helpers/git-repo.js';
 import { run } from '../helpers/process.js';
 
 let t: TestContext;
@@ -102,5 +103,66 @@ describe('npm run livery -- <command>', () => {
     });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /Unknown option '--bogus'/);
+  });
+
+  test('git import <space> <path> imports a local checkout (its directory allowed for the run) and waits; git status tells', async () => {
+    const repo = new TestRepo();
+    try {
+      repo.commit({
+        'README.md': '# Welcome\n\nHello.\n',
+        'SUMMARY.md': '* [Welcome](README.md)\n* [Two](two.md)\n',
+        'two.md': '# Two\n\n[missing](gone.md)\n',
+      });
+      const space = expectStatus(
+        await t.request({
+          method: 'POST',
+          url: `/v1/orgs/${t.orgId}/spaces`,
+          payload: { title: 'CLI' },
+        }),
+        201,
+      );
+      const env = { DATABASE_URL: t.databaseUrl, GIT_CACHE_DIR: `${repo.root}/.cache` };
+      const imported = await run(
+        [
+          '--import',
+          'tsx',
+          'src/cli.ts',
+          'git',
+          'import',
+          String(space.id),
+          repo.dir,
+          '--ref',
+          'main',
+        ],
+        env,
+      );
+      assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+      assert.match(imported.stdout, /import success/);
+      const pages = expectStatus(
+        await t.request({ url: `/v1/spaces/${space.id}/content/pages` }),
+        200,
+      );
+      assert.deepEqual(
+        (pages.pages as { title: string }[]).map((p) => p.title),
+        ['Welcome', 'Two'],
+      );
+      const status = await run(
+        ['--import', 'tsx', 'src/cli.ts', 'git', 'status', String(space.id)],
+        env,
+      );
+      assert.equal(status.code, 0, status.stderr);
+      assert.match(status.stdout, /import success/);
+      // Through the API, the same path is refused: GIT_LOCAL_DIRS is empty for the server.
+      const refused = await t.request({
+        method: 'POST',
+        url: `/v1/spaces/${space.id}/git/import`,
+        payload: { url: repo.dir, ref: 'main' },
+      });
+      assert.match(expectError(refused, 400), /url/);
+      const unknown = await run(['--import', 'tsx', 'src/cli.ts', 'git', 'status', 'nope'], env);
+      assert.equal(unknown.code, 1);
+    } finally {
+      repo.dispose();
+    }
   });
 });
