@@ -160,11 +160,21 @@ describe('Git Sync import', () => {
           '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n  * [Steps](guide.md#first-steps)\n',
         'guide.md': '# Guide\n\n## First steps\n\nText.\n',
       });
-      const local = await createTestApp({ GIT_LOCAL_DIRS: other.root, GIT_CACHE_DIR: `${other.root}/.cache` });
+      const local = await createTestApp({
+        GIT_LOCAL_DIRS: other.root,
+        GIT_CACHE_DIR: `${other.root}/.cache`,
+      });
       try {
-        const res = await local.request({ method: 'POST', url: `/v1/orgs/${local.orgId}/spaces`, payload: { title: 'Docs' } });
+        const res = await local.request({
+          method: 'POST',
+          url: `/v1/orgs/${local.orgId}/spaces`,
+          payload: { title: 'Docs' },
+        });
         const spaceId = res.json().id;
-        const state = await importAndWait(local, spaceId, { url: `file://${other.dir}`, ref: 'main' });
+        const state = await importAndWait(local, spaceId, {
+          url: `file://${other.dir}`,
+          ref: 'main',
+        });
         assert.equal(state.operation.state, 'success', JSON.stringify(state));
         const revision = (await local.request({ url: `/v1/spaces/${spaceId}/content` })).json();
         const guide = revision.pages[1];

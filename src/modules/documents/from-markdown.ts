@@ -9,7 +9,7 @@ import { htmlTableBlock } from './blocks/html-table.js';
 import { imageGroupBlock } from './blocks/images.js';
 import { tagBlockOf } from './blocks/index.js';
 import { mathBlockOf, mathSyntax } from './blocks/math.js';
-import { preCodeBlock, withCodeOptions } from './blocks/pre-code.js';
+import { preCodeBlock } from './blocks/pre-code.js';
 import { gitbookSyntax } from './gitbook-syntax.js';
 import { type InlineContext, inlinesOf } from './inline-tokens.js';
 import type { PageLinks } from './links.js';

@@ -14,7 +14,7 @@ import { MAX_INCLUDES } from './blocks/include.js';
 import { type HtmlContext, tagBlockHtml } from './blocks/index.js';
 import { colorMarkHtml, inlineNodeHtml } from './blocks/inline-nodes.js';
 import { mathHtml } from './blocks/math.js';
-import type { Block, Inline, InlineImage, JsonDocument, Leaf, Ref } from './model.js';
+import type { Block, Inline, JsonDocument, Leaf, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
 

@@ -6,7 +6,6 @@ import { imagesMarkdown, imgMarkdown, srcOf } from './blocks/images.js';
 import { type MarkdownContext, tagBlockMarkdown } from './blocks/index.js';
 import { colorMarkOpen, inlineNodeMarkdown } from './blocks/inline-nodes.js';
 import { mathMarkdown } from './blocks/math.js';
-import { codeTagAttributes } from './blocks/pre-code.js';
 import { hrefOf, type PageLinks } from './links.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Mark, Ref } from './model.js';
 import { plainText } from './model.js';
