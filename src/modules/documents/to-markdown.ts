@@ -6,7 +6,7 @@ import { imagesMarkdown, imgMarkdown, srcOf } from './blocks/images.js';
 import { type MarkdownContext, tagBlockMarkdown } from './blocks/index.js';
 import { colorMarkOpen, inlineNodeMarkdown } from './blocks/inline-nodes.js';
 import { mathMarkdown } from './blocks/math.js';
-import { hrefOf, type PageLinks } from './links.js';
+import { hrefOf, type PageLinks, refLinkText } from './links.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Mark, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
@@ -103,7 +103,8 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     }
     case 'content-ref': {
       const href = hrefOf(data.ref as Ref, links);
-      return `{% content-ref url="${attr(href)}" %}\n[${escapeText(href, 'line')}](${destination(href)})\n{% endcontent-ref %}`;
+      const text = refLinkText(data.ref as Ref, href);
+      return `{% content-ref url="${attr(href)}" %}\n[${escapeText(text, 'line')}](${destination(href)})\n{% endcontent-ref %}`;
     }
     case 'embed':
       return `{% embed url="${attr(String(data.url ?? ''))}"${data.fullWidth === true ? ' fullWidth="true"' : ''} %}`;

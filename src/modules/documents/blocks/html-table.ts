@@ -1,6 +1,6 @@
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
 import { html, type SafeHtml, type SafeUrl } from '../../../html/safe-html.js';
-import { fileRefOf, hrefOf, type PageLinks, refOf } from '../links.js';
+import { fileRefOf, hrefOf, type PageLinks, refLinkText, refOf } from '../links.js';
 import {
   type Block,
   type Fragment,
@@ -379,7 +379,7 @@ function cellValueMarkdown(
     case 'content-ref': {
       if (!isRef(value)) return '';
       const href = hrefOf(value, links);
-      return `<a href="${encodeAttr(href)}">${encodeAttr(href)}</a>`;
+      return `<a href="${encodeAttr(href)}">${encodeAttr(refLinkText(value, href))}</a>`;
     }
     case 'image': {
       const ref = imageRefOf(value);
