@@ -694,6 +694,26 @@ describe('document → Markdown → document', () => {
   });
 });
 
+/**
+ * The other direction (issue: "GitBook-canonical Markdown → document → the same Markdown"): the
+ * Markdown documentToMarkdown writes is Livery's canonical Markdown, and reading it back and
+ * writing it again gives the same text, byte for byte. Where Livery's canonical form differs
+ * from GitBook's own exports (`*i*` for `_i_`, `---` for `***`…), docs/content.md says so and
+ * test/unit/documents-canonical.test.ts pins each difference.
+ */
+describe('canonical Markdown → document → the same Markdown', () => {
+  test('is the identity for the Markdown of generated documents', () => {
+    fc.assert(
+      fc.property(documents, (nodes) => {
+        const markdown = documentToMarkdown(canonical(nodes), LINKS);
+        const again = documentToMarkdown(markdownToDocument(markdown, LINKS), LINKS);
+        assert.equal(again, markdown);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 /** GitBook-flavoured pages, as GitBook's Git Sync writes them and as people write them by hand. */
 const CORPUS = [
   `# Install\n\nLivery runs **anywhere** Node.js runs. See [the guide](other.md) or [the API](../reference/api.md#auth).\n\n## Requirements\n\n* Node.js ≥ 20\n* ~~Python~~ nothing else\n\n{% hint style="warning" %}\nBack up \`data/\` first.\n{% endhint %}\n`,
