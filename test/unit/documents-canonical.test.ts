@@ -80,6 +80,7 @@ const CANONICAL: [string, string][] = [
     '<details>\n\n<summary>Why Livery?</summary>\n\nBecause it is small.\n\n</details>\n',
   ],
   ['a file', '{% file src="../.gitbook/assets/report.pdf" %}\n'],
+  ['a link to a file', 'Download [the report](../.gitbook/assets/report.pdf).\n'],
   [
     'columns',
     '{% columns %}\n{% column width="50%" %}\n### Left\n\nText.\n{% endcolumn %}\n\n{% column width="50%" %}\n{% code title="a.sh" %}\n```bash\nnpm i\n```\n{% endcode %}\n{% endcolumn %}\n{% endcolumns %}\n',

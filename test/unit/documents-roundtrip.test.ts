@@ -188,7 +188,13 @@ const formula = fc.stringMatching(/^[a-z0-9+^_{}\\() =-]{1,10}$/).filter((f) => 
 const part: fc.Arbitrary<m.Inline> = fc.oneof(
   { weight: 4, arbitrary: segment },
   { weight: 1, arbitrary: formula.map(inlineMath) },
-  { weight: 1, arbitrary: fc.tuple(ref, segment).map(([r, s]) => m.link(r, [s as m.TextNode])) },
+  {
+    weight: 1,
+    arbitrary: fc
+      // A link to a page, an anchor, an address, or a file of the revision (a download).
+      .tuple(fc.oneof(ref, fc.constant<m.Ref>({ kind: 'file', file: 'F5' })), segment)
+      .map(([r, s]) => m.link(r, [s as m.TextNode])),
+  },
   { weight: 1, arbitrary: voidInline },
 );
 /** Inline content: parts separated by spaces (or, in paragraphs, a line break). */
