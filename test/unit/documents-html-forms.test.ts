@@ -239,6 +239,28 @@ const FORMS: [string, string, unknown[], (string | RegExp)[], RegExp[]][] = [
     [/<table/],
   ],
   [
+    "a cards table as GitBook exports it: the cover a `files` column, its cell the file's link",
+    '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>Trails</strong></td><td><a href="other.md">other.md</a></td><td><a href="../.gitbook/assets/a b.png">a b.png</a></td></tr><tr><td>No cover</td><td></td><td></td></tr></tbody></table>',
+    [
+      {
+        type: 'table',
+        data: {
+          view: { type: 'cards', columns: ['c0'], targetDefinition: 'c1', coverDefinition: 'c2' },
+          definition: { c2: { id: 'c2', title: '', type: 'files' } },
+          records: {
+            r0: { values: { c0: 'r0c0', c1: { kind: 'page', page: 'O' }, c2: ['F1'] } },
+            r1: { values: { c0: 'r1c0' } },
+          },
+        },
+      },
+    ],
+    [
+      '<div class="card card-linked"><img class="card-cover" src="/files/F1" alt="" loading="lazy">',
+      '<div class="card"><div class="card-body">',
+    ],
+    [/<table/, /\.gitbook\/assets/],
+  ],
+  [
     'an HTML grid table: typed columns, alignment, width, a hidden header, paragraphs in a cell',
     '<table data-header-hidden data-full-width="true"><thead><tr><th align="right" width="30">A</th><th data-type="number">N</th><th data-type="checkbox">C</th></tr></thead><tbody><tr><td><p>a</p><p>b</p></td><td>3</td><td>true</td></tr></tbody></table>',
     [
@@ -520,6 +542,31 @@ describe('GitBook HTML forms: Markdown → document → HTML → Markdown → do
     ]);
     // Shown to every reader (Livery has no visitor claims), as the `{% if %}` form is.
     assert.equal(documentToHtml(doc, OPTIONS), '<div class="conditional">\n<p>Shown</p>\n</div>\n');
+  });
+
+  test("a `files` cover shows the cell's first file, or an address that is no revision file", () => {
+    const cards = (files: string[]): JsonDocument => ({
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'table',
+          isVoid: true,
+          data: {
+            view: { type: 'cards', columns: [], coverDefinition: 'c0' },
+            definition: { c0: { id: 'c0', title: '', type: 'files' } },
+            records: { r0: { orderIndex: 'a00000', values: { c0: files } } },
+          },
+        },
+      ],
+    });
+    const cover = (files: string[]) =>
+      /<img class="card-cover" src="([^"]*)"/.exec(documentToHtml(cards(files), OPTIONS))?.[1];
+    assert.equal(cover(['F2', 'F1']), '/files/F2');
+    assert.equal(cover(['https://cdn.test/a.png']), 'https://cdn.test/a.png');
+    assert.equal(cover(['X9']), undefined); // a file the revision does not have
+    assert.equal(cover([]), undefined);
   });
 
   test('HTML other than these forms stays text', () => {

@@ -164,5 +164,13 @@ export function hrefOf(ref: Ref, links: PageLinks = {}): string {
   return `${encodeText(path)}.md${anchor}`;
 }
 
+/**
+ * The text GitBook writes for a content reference (`{% content-ref %}`'s link, a card's target
+ * cell): a page's file name (`[api.md](../reference/api.md)`), any other target as its address.
+ */
+export function refLinkText(ref: Ref, href: string): string {
+  return ref.kind === 'page' && href !== '' ? (href.split('/').at(-1) ?? href) : href;
+}
+
 /** `encodeURI` that never throws: a lone surrogate in stored text is encoded as U+FFFD. */
 const encodeText = (text: string) => encodeURI(text.toWellFormed());

@@ -1,13 +1,16 @@
 import { pathOf, relativeTo } from './blocks/context.js';
+import { imagesBlock } from './blocks/images.js';
 import { mathParagraphNodes } from './blocks/math.js';
 import { hrefOf, type PageLinks } from './links.js';
 import {
   type Block,
+  type ImageRef,
   type Inline,
   type InlineImage,
   type JsonDocument,
   link,
   paragraph,
+  plainText,
   type Ref,
   text,
 } from './model.js';
@@ -121,11 +124,23 @@ function fitBlocks(nodes: Block[], container: string, links: PageLinks): Block[]
   const out: Block[] = [];
   for (const node of nodes) {
     if (allowed.includes(node.type)) out.push(fitInside(node, links));
+    // A drawing where images may be (an expandable's body): an image of it. Its inline image
+    // alone in a paragraph would be written `![](x.drawing.svg)`, which reads as an image block.
+    else if (node.type === 'drawing' && allowed.includes('images'))
+      out.push(imagesBlock([{ ref: node.data.ref as ImageRef }]));
     else
-      for (const fitted of fitBlocks(plainContent(node, links), container, links)) out.push(fitted);
+      for (const fitted of fitBlocks(plainContent(node, links), container, links)) {
+        // An empty paragraph (an empty step's, tab's…) says nothing here, and Markdown cannot
+        // write one: it would only make a list item loose until the next read.
+        if (!isEmptyParagraph(fitted)) out.push(fitted);
+      }
   }
   return out;
 }
+
+const isEmptyParagraph = (node: Block) =>
+  node.type === 'paragraph' &&
+  (node.nodes ?? []).every((n) => n.object === 'text' && plainText([n]) === '');
 
 const orEmpty = (nodes: Block[]) => (nodes.length === 0 ? [paragraph([])] : nodes);
 
@@ -241,9 +256,13 @@ function refParagraph(ref: Ref, links: PageLinks): Block {
   return paragraph([link(ref, [text(hrefOf(ref, links))])]);
 }
 
+/** An image (or drawing) as an inline image: its sources and alt text (an inline image has no size). */
 function imageInline(image: Block): InlineImage {
-  const data = image.data as InlineImage['data'];
-  return { object: 'inline', type: 'inline-image', isVoid: true, data: { ...data } };
+  const { ref, refDark, alt } = image.data as InlineImage['data'];
+  const data: InlineImage['data'] = { ref };
+  if (refDark !== undefined) data.refDark = refDark;
+  if (alt !== undefined) data.alt = alt;
+  return { object: 'inline', type: 'inline-image', isVoid: true, data };
 }
 
 /** A table as a paragraph per row, its cells separated by ` | `. */

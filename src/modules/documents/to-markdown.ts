@@ -6,7 +6,7 @@ import { imagesMarkdown, imgMarkdown, srcOf } from './blocks/images.js';
 import { type MarkdownContext, tagBlockMarkdown } from './blocks/index.js';
 import { colorMarkOpen, inlineNodeMarkdown } from './blocks/inline-nodes.js';
 import { mathMarkdown } from './blocks/math.js';
-import { hrefOf, type PageLinks } from './links.js';
+import { hrefOf, type PageLinks, refLinkText } from './links.js';
 import type { Block, Inline, InlineImage, JsonDocument, Leaf, Mark, Ref } from './model.js';
 import { plainText } from './model.js';
 import { tableCells } from './table-cells.js';
@@ -38,6 +38,17 @@ export function documentToMarkdown(doc: JsonDocument, links: PageLinks = {}): st
 
 /** The notes of the annotations written so far in the document being written. */
 let footnotes: string[] | undefined;
+
+/**
+ * A link's destination. A link to a file of the revision (`[report.pdf](../.gitbook/assets/
+ * report.pdf)` reads as `{kind: "file"}`) is written as the file's path from the page's file, as
+ * images are; hrefOf has no path for files ('' lost the link's target on the way back).
+ */
+function linkHref(ref: Ref, links: PageLinks): string {
+  if (ref.kind !== 'file') return hrefOf(ref, links);
+  const path = srcOf(ref, links);
+  return path === ref.file ? hrefOf(ref, links) : path;
+}
 
 function blocks(nodes: readonly (Block | Inline)[] | undefined, links: PageLinks): string {
   const parts: string[] = [];
@@ -103,7 +114,8 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     }
     case 'content-ref': {
       const href = hrefOf(data.ref as Ref, links);
-      return `{% content-ref url="${attr(href)}" %}\n[${escapeText(href, 'line')}](${destination(href)})\n{% endcontent-ref %}`;
+      const text = refLinkText(data.ref as Ref, href);
+      return `{% content-ref url="${attr(href)}" %}\n[${escapeText(text, 'line')}](${destination(href)})\n{% endcontent-ref %}`;
     }
     case 'embed':
       return `{% embed url="${attr(String(data.url ?? ''))}"${data.fullWidth === true ? ' fullWidth="true"' : ''} %}`;
@@ -228,7 +240,7 @@ export function inlineMarkdown(nodes: readonly Inline[], links: PageLinks, where
     else if (node.type === 'inline-image') out.push(inlineImageMarkdown(node, links, where));
     else if (node.type === 'link') {
       const inner = inlineMarkdown(node.nodes, links, where);
-      const href = hrefOf(node.data.ref, links);
+      const href = linkHref(node.data.ref, links);
       out.push(
         where === 'html'
           ? `<a href="${href.replaceAll('&', '&#x26;').replaceAll('"', '&#x22;')}">${inner}</a>`

@@ -1,6 +1,6 @@
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
 import { html, type SafeHtml, type SafeUrl } from '../../../html/safe-html.js';
-import { fileRefOf, hrefOf, type PageLinks, refOf } from '../links.js';
+import { fileRefOf, hrefOf, type PageLinks, refLinkText, refOf } from '../links.js';
 import {
   type Block,
   type Fragment,
@@ -379,7 +379,7 @@ function cellValueMarkdown(
     case 'content-ref': {
       if (!isRef(value)) return '';
       const href = hrefOf(value, links);
-      return `<a href="${encodeAttr(href)}">${encodeAttr(href)}</a>`;
+      return `<a href="${encodeAttr(href)}">${encodeAttr(refLinkText(value, href))}</a>`;
     }
     case 'image': {
       const ref = imageRefOf(value);
@@ -472,6 +472,21 @@ function valueHtml(
   }
 }
 
+/**
+ * A card's cover: an `image` cell's reference, or the first file of a `files` cell (GitBook
+ * exports covers as `data-type="files"`, cells `<a href=".gitbook/assets/x.png">x.png</a>`):
+ * the revision's file through `file(id).url`, or an address that is no file of the revision.
+ */
+function coverUrl(value: unknown, s: TableHtmlOptions): SafeUrl | undefined {
+  if (!Array.isArray(value)) return imageUrl(imageRefOf(value), s);
+  const first: unknown = value[0];
+  if (typeof first === 'string')
+    return s.file?.(first) !== undefined || !/^(?:https?:)?\/\//i.test(first)
+      ? imageUrl({ kind: 'file', file: first }, s)
+      : imageUrl({ kind: 'url', url: first }, s);
+  return imageUrl(imageRefOf(first), s);
+}
+
 /** Whether the table needs this module's HTML (cards, hidden or typed columns, no header). */
 export const isPlainGrid = (node: Block): boolean => {
   const data = node.data as TableData;
@@ -506,11 +521,11 @@ export function htmlTableHtml(node: Block, s: TableHtmlOptions): SafeHtml {
       const cover =
         view.coverDefinition === undefined
           ? undefined
-          : imageUrl(imageRefOf(record.values[view.coverDefinition]), s);
+          : coverUrl(record.values[view.coverDefinition], s);
       const coverDark =
         view.coverDefinitionDark === undefined
           ? undefined
-          : imageUrl(imageRefOf(record.values[view.coverDefinitionDark]), s);
+          : coverUrl(record.values[view.coverDefinitionDark], s);
       const title = all
         .filter((c) => c.type === 'text')
         .map((c) => plainText(fragments.get(String(record.values[c.id] ?? ''))).trim())
