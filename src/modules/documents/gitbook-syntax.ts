@@ -1,5 +1,6 @@
 import type MarkdownIt from 'markdown-it';
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
+import { lineOf } from './block-lines.js';
 import { isLoneTag } from './blocks/index.js';
 
 /**
@@ -57,9 +58,6 @@ export function tagAttributes(source: string): Record<string, string> {
   }
   return attrs;
 }
-
-const lineOf = (state: StateBlock, line: number) =>
-  state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
 
 /**
  * The line of the closing line of a block opened at `start`, skipping fenced code (a fence may

@@ -1,4 +1,5 @@
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
+import { lineOf } from '../block-lines.js';
 import {
   type Block,
   block,
@@ -7,6 +8,7 @@ import {
   type Inline,
   paragraph,
 } from '../model.js';
+
 import { htmlAttributes } from './html-attrs.js';
 
 /**
@@ -21,9 +23,6 @@ const OPEN = /^<div\s([^<>]*\bdata-gb-custom-block\b[^<>]*)>/i;
 /** Lines one such block may span (GitBook writes it on one line). */
 const MAX_LINES = 200;
 
-const lineAt = (state: StateBlock, line: number) =>
-  state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
-
 export function customBlockRule(
   state: StateBlock,
   startLine: number,
@@ -31,7 +30,7 @@ export function customBlockRule(
   silent: boolean,
 ) {
   if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  const first = lineAt(state, startLine);
+  const first = lineOf(state, startLine);
   const open = OPEN.exec(first);
   if (open === null) return false;
   const attrs = htmlAttributes(open[1] ?? '');
@@ -41,7 +40,7 @@ export function customBlockRule(
   let source = '';
   let last = -1;
   for (let line = startLine; line < Math.min(endLine, startLine + MAX_LINES); line++) {
-    const text = lineAt(state, line);
+    const text = lineOf(state, line);
     source += (line === startLine ? '' : '\n') + text;
     for (const match of text.matchAll(/<(\/?)div[\s>]/gi)) depth += match[1] === '/' ? -1 : 1;
     if (depth <= 0) {

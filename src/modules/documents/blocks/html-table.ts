@@ -1,5 +1,6 @@
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
 import { html, type SafeHtml, type SafeUrl } from '../../../html/safe-html.js';
+import { lineOf } from '../block-lines.js';
 import { fileRefOf, hrefOf, type PageLinks, refLinkText, refOf } from '../links.js';
 import {
   type Block,
@@ -10,6 +11,7 @@ import {
   type Ref,
   voidBlock,
 } from '../model.js';
+
 import { decodeEntities, encodeAttr, type HtmlPart, htmlParts } from './html-attrs.js';
 import { type ImageHtmlOptions, imageUrl, srcOf } from './images.js';
 
@@ -30,9 +32,6 @@ type ColumnType = (typeof TYPES)[number];
 /** Lines a page's `<table>` blocks may read in all while looking for their end. */
 const SCAN_LINES = 200_000;
 
-const lineAt = (state: StateBlock, line: number) =>
-  state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
-
 export interface RawTable {
   attrs: Record<string, string>;
   columns: { attrs: Record<string, string>; title: string }[];
@@ -46,13 +45,13 @@ export function htmlTableRule(
   silent: boolean,
 ) {
   if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  if (!/^<table[\s>]/i.test(lineAt(state, startLine))) return false;
+  if (!/^<table[\s>]/i.test(lineOf(state, startLine))) return false;
   const env = state.env as { gbTableScan?: { left: number } };
   env.gbTableScan ??= { left: SCAN_LINES };
   let last = -1;
   for (let line = startLine; line < endLine; line++) {
     if (--env.gbTableScan.left < 0) return false;
-    if (lineAt(state, line).includes('</table>')) {
+    if (lineOf(state, line).includes('</table>')) {
       last = line;
       break;
     }

@@ -1,6 +1,7 @@
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
 import { html, type SafeHtml, type SafeUrl } from '../../../html/safe-html.js';
 import { attrUrl } from '../../../html/safe-url.js';
+import { lineOf } from '../block-lines.js';
 import { fileRefOf, type PageLinks, resolveRepoPath } from '../links.js';
 import {
   type Block,
@@ -11,6 +12,7 @@ import {
   paragraph,
   voidBlock,
 } from '../model.js';
+
 import { encodeAttr, type HtmlPart, htmlParts } from './html-attrs.js';
 
 /**
@@ -100,14 +102,14 @@ export function htmlImagesRule(
   silent: boolean,
 ): boolean {
   if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  const first = lineAt(state, startLine);
+  const first = lineOf(state, startLine);
   if (!START.test(first)) return false;
   let source = '';
   let last = startLine;
   let depth = 0;
   for (let line = startLine; line < Math.min(endLine, startLine + MAX_LINES); line++) {
     if (line > startLine && state.isEmpty(line)) return false;
-    const content = lineAt(state, line);
+    const content = lineOf(state, line);
     source += (line > startLine ? '\n' : '') + content;
     for (const match of content.matchAll(/<(\/?)(div|figure|picture)[\s>]/gi)) {
       depth += match[1] === '/' ? -1 : 1;
@@ -126,9 +128,6 @@ export function htmlImagesRule(
   state.line = last + 1;
   return true;
 }
-
-const lineAt = (state: StateBlock, line: number) =>
-  state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
 
 export interface RawImage {
   src: string;

@@ -1,4 +1,5 @@
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
+import { lineOf } from '../block-lines.js';
 import { type Block, codeBlock } from '../model.js';
 import { decodeEntities, htmlAttributes } from './html-attrs.js';
 
@@ -16,9 +17,6 @@ const CLOSE = '</code></pre>';
 /** Lines a page's `<pre>` blocks may read in all while looking for their end. */
 const SCAN_LINES = 200_000;
 
-const lineAt = (state: StateBlock, line: number) =>
-  state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
-
 export function preCodeRule(
   state: StateBlock,
   startLine: number,
@@ -26,7 +24,7 @@ export function preCodeRule(
   silent: boolean,
 ) {
   if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  const first = lineAt(state, startLine);
+  const first = lineOf(state, startLine);
   const open = OPEN.exec(first);
   if (open === null) return false;
   const env = state.env as { gbPreScan?: { left: number } };
