@@ -86,9 +86,7 @@ export class ContentRepository {
     revision: NewRevision,
     change: Partial<Pick<ChangeRequestRow, 'revision_merged_ancestor'>> = {},
   ): Promise<boolean> {
-    const prepared = await this.revisions.prepare(revision);
-    const done = await this.swap(async (trx) => {
-      await this.revisions.insert(trx, prepared);
+    return this.writeRevision(revision, async (trx) => {
       const result = await trx
         .updateTable('change_requests')
         .set({ ...change, revision_id: revision.id, updated_at: revision.createdAt })
@@ -98,8 +96,6 @@ export class ContentRepository {
         .executeTakeFirst();
       return result.numUpdatedRows === 1n;
     });
-    if (done) this.revisions.committed(prepared);
-    return done;
   }
 
   /**
@@ -112,16 +108,8 @@ export class ContentRepository {
     spaceRevision: string,
     revision: NewRevision,
   ): Promise<boolean> {
-    const prepared = await this.revisions.prepare(revision);
-    const done = await this.swap(async (trx) => {
-      await this.revisions.insert(trx, prepared);
-      const space = await trx
-        .updateTable('spaces')
-        .set({ revision_id: revision.id, updated_at: revision.createdAt })
-        .where('id', '=', revision.spaceId)
-        .where('revision_id', '=', spaceRevision)
-        .executeTakeFirst();
-      if (space.numUpdatedRows !== 1n) return false;
+    return this.writeRevision(revision, async (trx) => {
+      if (!(await moveSpace(trx, revision, spaceRevision))) return false;
       const request = await trx
         .updateTable('change_requests')
         .set({ status: 'merged', revision_merged: revision.id, updated_at: revision.createdAt })
@@ -131,8 +119,6 @@ export class ContentRepository {
         .executeTakeFirst();
       return request.numUpdatedRows === 1n;
     });
-    if (done) this.revisions.committed(prepared);
-    return done;
   }
 
   /**
@@ -146,19 +132,26 @@ export class ContentRepository {
     spaceRevision: string | undefined,
     also: (trx: Db) => Promise<boolean>,
   ): Promise<boolean> {
+    return this.writeRevision(revision, async (trx) => {
+      if (spaceRevision !== undefined && !(await moveSpace(trx, revision, spaceRevision))) {
+        return false;
+      }
+      return also(trx);
+    });
+  }
+
+  /**
+   * Inserts `revision` and runs `write` in one transaction, rolled back when `write` answers
+   * false; the revision is cached only once committed.
+   */
+  private async writeRevision(
+    revision: NewRevision,
+    write: (trx: Db) => Promise<boolean>,
+  ): Promise<boolean> {
     const prepared = await this.revisions.prepare(revision);
     const done = await this.swap(async (trx) => {
       await this.revisions.insert(trx, prepared);
-      if (spaceRevision !== undefined) {
-        const space = await trx
-          .updateTable('spaces')
-          .set({ revision_id: revision.id, updated_at: revision.createdAt })
-          .where('id', '=', revision.spaceId)
-          .where('revision_id', '=', spaceRevision)
-          .executeTakeFirst();
-        if (space.numUpdatedRows !== 1n) return false;
-      }
-      return also(trx);
+      return write(trx);
     });
     if (done) this.revisions.committed(prepared);
     return done;
@@ -176,4 +169,15 @@ export class ContentRepository {
       throw error;
     }
   }
+}
+
+/** Makes `revision` the space's current one if that is still `expected` (a compare-and-swap). */
+async function moveSpace(trx: Db, revision: NewRevision, expected: string): Promise<boolean> {
+  const space = await trx
+    .updateTable('spaces')
+    .set({ revision_id: revision.id, updated_at: revision.createdAt })
+    .where('id', '=', revision.spaceId)
+    .where('revision_id', '=', expected)
+    .executeTakeFirst();
+  return space.numUpdatedRows === 1n;
 }
