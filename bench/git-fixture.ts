@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pngOf } from '../test/helpers/git-repo.js';
 
 /**
  * The repositories of bench/git-import.ts and bench/git-library.ts, made with the `git` command
@@ -42,15 +43,9 @@ function random(seed: number): () => number {
 
 /** A PNG's signature and IHDR (so dimensions are read) followed by `size` random bytes. */
 function png(next: () => number, width: number, height: number, size: number): Buffer {
-  const bytes = Buffer.alloc(33 + size);
-  bytes.writeUInt32BE(0x89504e47, 0);
-  bytes.writeUInt32BE(0x0d0a1a0a, 4);
-  bytes.writeUInt32BE(13, 8);
-  bytes.write('IHDR', 12, 'latin1');
-  bytes.writeUInt32BE(width, 16);
-  bytes.writeUInt32BE(height, 20);
-  for (let i = 33; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
-  return bytes;
+  const noise = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) noise[i] = Math.floor(next() * 256);
+  return Buffer.concat([pngOf(width, height), noise]);
 }
 
 export interface Layout {
