@@ -197,3 +197,31 @@ export async function appOnSameDatabase(
     },
   };
 }
+
+/** Edits a space through a merged change request: `changes` as updateChangeRequestContent takes them. */
+export async function mergeEdit(
+  t: Requester,
+  spaceId: string,
+  changes: unknown[],
+  subject = 'An edit',
+) {
+  const cr = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/change-requests`,
+    payload: { subject },
+  });
+  assert.equal(cr.statusCode, 201, cr.body);
+  const id = cr.json().id;
+  const edit = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/change-requests/${id}/content`,
+    payload: { changes },
+  });
+  assert.equal(edit.statusCode, 200, edit.body);
+  const merge = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/change-requests/${id}/merge`,
+  });
+  assert.equal(merge.statusCode, 200, merge.body);
+  return cr.json().number as number;
+}
