@@ -153,7 +153,8 @@ export class GitLinksService {
       polled_at: null,
     });
     this.log.info({ spaceId, url: checked.redacted, branch }, 'space linked to a repository');
-    void this.look(spaceId, true);
+    // The first sync is running (getSpaceGitInfo shows it) when the answer goes.
+    await this.look(spaceId, true);
     return { ...(await this.get(spaceId)), webhook: { url: this.webhookUrl(spaceId), secret } };
   }
 
