@@ -166,10 +166,11 @@ export function killGroup(pid: number | undefined): void {
 }
 
 const RULES: [GitFailure, RegExp][] = [
-  // Before the others: a refused push names the remote too.
+  // Before the others: a refused push names the remote too. A push that lost a race for the
+  // branch's lock is refused the same way (the branch moved meanwhile): fetched again, retried.
   [
     'push-rejected',
-    /\[rejected\].*\((fetch first|non-fast-forward|stale info)\)|Updates were rejected because/i,
+    /\[rejected\].*\((fetch first|non-fast-forward|stale info)\)|Updates were rejected because|\[remote rejected\].*\((cannot lock ref|failed to update ref|incorrect old value)/i,
   ],
   [
     'unknown-ref',
