@@ -38,8 +38,14 @@ async function syncNow(t: TestContext, spaceId: string): Promise<GitInfo> {
   return waitIdle(t, spaceId);
 }
 
-async function pageMarkdown(t: TestContext, spaceId: string, title: string, ref = ''): Promise<string> {
-  const base = ref === '' ? `/v1/spaces/${spaceId}` : `/v1/spaces/${spaceId}/change-requests/${ref}`;
+async function pageMarkdown(
+  t: TestContext,
+  spaceId: string,
+  title: string,
+  ref = '',
+): Promise<string> {
+  const base =
+    ref === '' ? `/v1/spaces/${spaceId}` : `/v1/spaces/${spaceId}/change-requests/${ref}`;
   const tree = await t.request({ url: `${base}/content${ref === '' ? '' : ''}` });
   const pages = allPages(tree.json().pages);
   const page = pages.find((p) => p.title === title);
@@ -53,7 +59,8 @@ async function pageMarkdown(t: TestContext, spaceId: string, title: string, ref 
 async function linkedSpace(t: TestContext, remote: TestRemote, priority: 'git' | 'livery') {
   remote.push({
     'README.md': '# Welcome\n\nHello.\n',
-    'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n* [Usage](usage.md)\n',
+    'SUMMARY.md':
+      '# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n* [Usage](usage.md)\n',
     'install.md': '# Install\n\nRun it.\n',
     'usage.md': '# Usage\n\nUse it.\n',
   });
@@ -90,7 +97,11 @@ describe('Git Sync conflicts', () => {
     return r;
   };
   before(async () => {
-    t = await createTestApp({ GIT_LOCAL_DIRS: '/tmp', GIT_CACHE_DIR: '/tmp/livery-git-conflicts', ...QUIET });
+    t = await createTestApp({
+      GIT_LOCAL_DIRS: '/tmp',
+      GIT_CACHE_DIR: '/tmp/livery-git-conflicts',
+      ...QUIET,
+    });
   });
   after(async () => {
     await t.close();
@@ -102,7 +113,11 @@ describe('Git Sync conflicts', () => {
     const spaceId = await linkedSpace(t, r, 'git');
     r.push({ 'usage.md': '# Usage\n\nUse it well.\n' }, 'Usage, from Git');
     await mergeEdit(t, spaceId, [
-      { operation: 'update_page', page: await pageId(t, spaceId, 'Install'), document: { markdown: '# Install\n\nRun it now.\n' } },
+      {
+        operation: 'update_page',
+        page: await pageId(t, spaceId, 'Install'),
+        document: { markdown: '# Install\n\nRun it now.\n' },
+      },
     ]);
     const state = await syncNow(t, spaceId);
     assert.equal(state.operation.state, 'success', JSON.stringify(state));
@@ -119,7 +134,11 @@ describe('Git Sync conflicts', () => {
     const spaceId = await linkedSpace(t, r, 'git');
     r.push({ 'install.md': '# Install\n\nRun it from Git.\n' }, 'Install, from Git');
     await mergeEdit(t, spaceId, [
-      { operation: 'update_page', page: await pageId(t, spaceId, 'Install'), document: { markdown: '# Install\n\nRun it from Livery.\n' } },
+      {
+        operation: 'update_page',
+        page: await pageId(t, spaceId, 'Install'),
+        document: { markdown: '# Install\n\nRun it from Livery.\n' },
+      },
     ]);
     const state = await syncNow(t, spaceId);
     assert.equal(state.operation.state, 'success', JSON.stringify(state));
@@ -138,7 +157,11 @@ describe('Git Sync conflicts', () => {
     const spaceId = await linkedSpace(t, r, 'livery');
     const theirs = r.push({ 'install.md': '# Install\n\nRun it from Git.\n' }, 'Install, from Git');
     await mergeEdit(t, spaceId, [
-      { operation: 'update_page', page: await pageId(t, spaceId, 'Install'), document: { markdown: '# Install\n\nRun it from Livery.\n' } },
+      {
+        operation: 'update_page',
+        page: await pageId(t, spaceId, 'Install'),
+        document: { markdown: '# Install\n\nRun it from Livery.\n' },
+      },
     ]);
     const state = await syncNow(t, spaceId);
     assert.equal(state.operation.state, 'success', JSON.stringify(state));

@@ -14,8 +14,8 @@ import {
   no5xx,
   stallGitDir,
 } from '../helpers/git-import.js';
-import { pngOf } from '../helpers/git-repo.js';
 import { TestRemote } from '../helpers/git-remote.js';
+import { pngOf } from '../helpers/git-repo.js';
 
 /**
  * Git Sync's bad input and faults (docs/git-sync.md, "Faults"): each ends in a clear state and a
@@ -104,8 +104,14 @@ describe('Git Sync faults', () => {
     assert.equal(sa.operation.state, 'success', JSON.stringify(sa));
     assert.equal(sb.operation.state, 'success', JSON.stringify(sb));
     const files = remote.files();
-    assert.ok(files.includes('alpha/README.md') || files.some((f) => f.startsWith('alpha/')), files.join());
-    assert.ok(files.some((f) => f.startsWith('beta/')), files.join());
+    assert.ok(
+      files.includes('alpha/README.md') || files.some((f) => f.startsWith('alpha/')),
+      files.join(),
+    );
+    assert.ok(
+      files.some((f) => f.startsWith('beta/')),
+      files.join(),
+    );
     assert.ok(files.includes('README.md'), 'the first commit is still there');
     assert.ok(
       lines.some((l) => /the other side moved/.test(l)),
@@ -143,7 +149,7 @@ describe('Git Sync faults', () => {
     assert.ok(remote.files().some((f) => f.startsWith('gamma/')));
   });
 
-  test("a file over FILE_MAX_BYTES stays in the repository: the space does not own it, the export leaves it", async () => {
+  test('a file over FILE_MAX_BYTES stays in the repository: the space does not own it, the export leaves it', async () => {
     const big = Buffer.concat([pngOf(10, 10), Buffer.alloc(2000, 7)]);
     remote.push(
       {
@@ -160,9 +166,14 @@ describe('Git Sync faults', () => {
     });
     assert.equal(imported.statusCode, 204);
     const state = await waitIdle(t, spaceId);
-    assert.ok(state.warnings.some((w: { file: string }) => w.file === 'delta/.gitbook/assets/big.png'), JSON.stringify(state.warnings));
+    assert.ok(
+      state.warnings.some((w: { file: string }) => w.file === 'delta/.gitbook/assets/big.png'),
+      JSON.stringify(state.warnings),
+    );
     const page = allPages((await currentRevision(t, spaceId)).pages)[0];
-    await mergeEdit(t, spaceId, [{ operation: 'update_page', page: page.id, document: { markdown: '# Delta\n\nShorter.\n' } }]);
+    await mergeEdit(t, spaceId, [
+      { operation: 'update_page', page: page.id, document: { markdown: '# Delta\n\nShorter.\n' } },
+    ]);
     const res = await t.request({
       method: 'POST',
       url: `/v1/spaces/${spaceId}/git/export`,
@@ -172,7 +183,10 @@ describe('Git Sync faults', () => {
     const done = await waitIdle(t, spaceId);
     assert.equal(done.operation.state, 'success', JSON.stringify(done));
     assert.match(remote.file('delta/README.md') ?? '', /Shorter/);
-    assert.ok(remote.files().includes('delta/.gitbook/assets/big.png'), 'the file the space could not hold is still there');
+    assert.ok(
+      remote.files().includes('delta/.gitbook/assets/big.png'),
+      'the file the space could not hold is still there',
+    );
   });
 
   test('credentials of a link are stored encrypted, never shown or logged; an unreachable remote is a clear failure', async () => {
@@ -192,7 +206,11 @@ describe('Git Sync faults', () => {
     assert.equal(state.operation.state, 'failure');
     assert.match(state.operation.error, /could not be reached/);
     assert.doesNotMatch(JSON.stringify(state), /s3cr3t/);
-    const row = await t.db.selectFrom('git_links').selectAll().where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('git_links')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .executeTakeFirstOrThrow();
     assert.doesNotMatch(JSON.stringify(row), /s3cr3t/, 'the database holds it encrypted');
     assert.ok(row.url_secret?.startsWith('v1.'));
     assert.ok(!lines.some((l) => l.includes('s3cr3t')), 'no log line holds it');
@@ -221,9 +239,14 @@ describe('Git Sync faults', () => {
     assert.equal(linked.statusCode, 200, linked.body);
     await waitIdle(t, spaceId);
     const revisions = async () =>
-      (await t.db.selectFrom('revisions').select('id').where('space_id', '=', spaceId).execute()).length;
+      (await t.db.selectFrom('revisions').select('id').where('space_id', '=', spaceId).execute())
+        .length;
     const before = await revisions();
-    const body = JSON.stringify({ ref: 'refs/heads/main', after: remote.head(), repository: { clone_url: remote.url } });
+    const body = JSON.stringify({
+      ref: 'refs/heads/main',
+      after: remote.head(),
+      repository: { clone_url: remote.url },
+    });
     const headers = {
       'content-type': 'application/json',
       'x-github-event': 'push',
@@ -231,10 +254,19 @@ describe('Git Sync faults', () => {
       'x-hub-signature-256': `sha256=${createHmac('sha256', linked.json().webhook.secret).update(body).digest('hex')}`,
     };
     for (let i = 0; i < 2; i++) {
-      const hook = await t.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/git/webhook`, headers, payload: body });
+      const hook = await t.app.inject({
+        method: 'POST',
+        url: `/v1/spaces/${spaceId}/git/webhook`,
+        headers,
+        payload: body,
+      });
       assert.equal(hook.statusCode, 202, hook.body);
       await until('the sync after the webhook', async () => {
-        const row = await t.db.selectFrom('git_links').select('polled_at').where('space_id', '=', spaceId).executeTakeFirst();
+        const row = await t.db
+          .selectFrom('git_links')
+          .select('polled_at')
+          .where('space_id', '=', spaceId)
+          .executeTakeFirst();
         return row?.polled_at !== null;
       });
       await waitIdle(t, spaceId);
@@ -247,8 +279,16 @@ describe('Git Sync faults', () => {
     const deleted = await t.request({ method: 'DELETE', url: `/v1/spaces/${spaceId}` });
     assert.ok(deleted.statusCode < 300, deleted.body);
     release();
-    await until('the link gone with its space', async () =>
-      (await t.db.selectFrom('git_links').select('space_id').where('space_id', '=', spaceId).execute()).length === 0,
+    await until(
+      'the link gone with its space',
+      async () =>
+        (
+          await t.db
+            .selectFrom('git_links')
+            .select('space_id')
+            .where('space_id', '=', spaceId)
+            .execute()
+        ).length === 0,
     );
     const info = await t.request({ url: `/v1/spaces/${spaceId}/git/info` });
     assert.equal(info.statusCode, 404, info.body);
@@ -257,8 +297,16 @@ describe('Git Sync faults', () => {
   test('two servers on one database: a merged edit of a linked space becomes one commit, not two', async () => {
     remote.push({ 'eta/README.md': '# Eta\n\nOne.\n' }, 'Eta');
     const fast = { GIT_SYNC_DEBOUNCE_MS: '50', GIT_SYNC_TICK_MS: '100' };
-    const one = await appOnSameDatabase(t, { GIT_LOCAL_DIRS: remote.root, GIT_CACHE_DIR: join(remote.root, '.c1'), ...fast });
-    const two = await appOnSameDatabase(t, { GIT_LOCAL_DIRS: remote.root, GIT_CACHE_DIR: join(remote.root, '.c2'), ...fast });
+    const one = await appOnSameDatabase(t, {
+      GIT_LOCAL_DIRS: remote.root,
+      GIT_CACHE_DIR: join(remote.root, '.c1'),
+      ...fast,
+    });
+    const two = await appOnSameDatabase(t, {
+      GIT_LOCAL_DIRS: remote.root,
+      GIT_CACHE_DIR: join(remote.root, '.c2'),
+      ...fast,
+    });
     try {
       const spaceId = await newSpace(one, 'Eta');
       const res = await one.request({
@@ -270,7 +318,9 @@ describe('Git Sync faults', () => {
       await waitIdle(one, spaceId);
       const page = allPages((await currentRevision(one, spaceId)).pages)[0];
       const count = remote.count();
-      await mergeEdit(two, spaceId, [{ operation: 'update_page', page: page.id, document: { markdown: '# Eta\n\nTwo.\n' } }]);
+      await mergeEdit(two, spaceId, [
+        { operation: 'update_page', page: page.id, document: { markdown: '# Eta\n\nTwo.\n' } },
+      ]);
       await until('the commit', () => (remote.file('eta/README.md') ?? '').includes('Two'));
       await new Promise((resolve) => setTimeout(resolve, 600)); // both servers had ticks to make a second one
       await waitIdle(one, spaceId);
