@@ -1,4 +1,5 @@
 import { codeTagMarkdown } from './blocks/code.js';
+import { attr } from './blocks/context.js';
 import { emojiCode } from './blocks/emoji.js';
 import { customAnchorMarkdown } from './blocks/heading-anchor.js';
 import { htmlTableMarkdown, isPipeTable } from './blocks/html-table.js';
@@ -242,9 +243,6 @@ function padCell(text: string, width: number, align: string | undefined): string
   }
   return text + ' '.repeat(room);
 }
-
-/** `"` in a template tag's attribute. */
-const attr = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
 
 function destination(url: string): string {
   return /[\s<>()]/.test(url) || url === '' ? `<${url.replace(/([<>\\])/g, '\\$1')}>` : url;
