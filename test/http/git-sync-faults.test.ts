@@ -256,7 +256,7 @@ describe('Git Sync faults', () => {
     for (let i = 0; i < 2; i++) {
       const hook = await t.app.inject({
         method: 'POST',
-        url: `/v1/spaces/${spaceId}/git/webhook`,
+        url: `/v1/git/webhooks/${spaceId}`,
         headers,
         payload: body,
       });

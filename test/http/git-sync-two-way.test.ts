@@ -52,7 +52,7 @@ function githubPush(
   const body = JSON.stringify(payload);
   return t.app.inject({
     method: 'POST',
-    url: `/v1/spaces/${spaceId}/git/webhook`,
+    url: `/v1/git/webhooks/${spaceId}`,
     headers: {
       'content-type': 'application/json',
       'x-github-event': 'push',
@@ -158,7 +158,7 @@ describe('Git Sync, two ways', () => {
     assert.equal(forged.json().error.code, 401);
     const unsigned = await t.app.inject({
       method: 'POST',
-      url: `/v1/spaces/${spaceId}/git/webhook`,
+      url: `/v1/git/webhooks/${spaceId}`,
       headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
       payload: '{"ref":"refs/heads/main"}',
     });

@@ -397,6 +397,6 @@ export class GitLinksService {
   }
 
   private webhookUrl(spaceId: string): string {
-    return `${this.deps.baseUrl.replace(/\/$/, '')}/v1/spaces/${spaceId}/git/webhook`;
+    return `${this.deps.baseUrl.replace(/\/$/, '')}/v1/git/webhooks/${spaceId}`;
   }
 }

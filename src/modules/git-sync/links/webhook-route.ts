@@ -10,7 +10,7 @@ import type { GitLinksService } from './service.js';
 const WEBHOOK_BYTES = 10 * 1024 * 1024;
 
 /**
- * `POST /v1/spaces/{spaceId}/git/webhook` (Livery extension, docs/git-sync.md "Webhooks"): push
+ * `POST /v1/git/webhooks/{spaceId}` (Livery extension, docs/git-sync.md "Webhooks"): push
  * events of GitHub, GitLab and Gitea/Forgejo, each checked as its provider signs them, against
  * the raw bytes received. A push is only a hint to fetch: the branch's state is always read from
  * the repository itself, so a replayed or reordered event changes nothing.
@@ -27,7 +27,7 @@ export const gitWebhookRoutes: FastifyPluginAsyncTypebox<{ links: GitLinksServic
     (_req, body, done) => done(null, body),
   );
   app.post(
-    '/spaces/:spaceId/git/webhook',
+    '/git/webhooks/:spaceId',
     {
       bodyLimit: WEBHOOK_BYTES,
       schema: {
