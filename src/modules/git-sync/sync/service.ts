@@ -10,6 +10,7 @@ import { fetchRef } from '../git-command.js';
 import type { GitSource, Workspace } from '../import/source.js';
 import type { GitSyncService } from '../service.js';
 import { importAsChangeRequest } from './change-request.js';
+import { commitMessageOf, type Merged } from './commit-message.js';
 import { type SyncConflict, type SyncMode, type SyncPoint, syncSpace } from './run.js';
 
 /** `exportToGitRepository`'s body (GitBook 0.202 ExportToGitRepository). */
@@ -316,7 +317,7 @@ export class GitExportService {
     since: string | undefined,
     template: string,
   ): Promise<string> {
-    const merged: { number: number; subject: string }[] = [];
+    const merged: Merged[] = [];
     let at: Revision | undefined = revision;
     for (let steps = 0; at !== undefined && at.id !== since && steps < 50; steps++) {
       if (at.mergedFrom !== null && at.mergedFrom !== undefined) {
@@ -327,16 +328,7 @@ export class GitExportService {
       const parent: string | undefined = at.parents[0];
       at = parent === undefined ? undefined : await this.deps.content.revision(parent);
     }
-    const [latest, ...earlier] = merged;
-    if (latest === undefined) return 'Livery: edits of the space';
-    const subject = latest.subject.trim() === '' ? 'No subject' : latest.subject.trim();
-    const first = template
-      .replaceAll('{number}', String(latest.number))
-      .replaceAll('{subject}', subject);
-    const rest = earlier.map((m) =>
-      template.replaceAll('{number}', String(m.number)).replaceAll('{subject}', m.subject),
-    );
-    return rest.length === 0 ? first : `${first}\n\nAlso:\n${rest.map((r) => `- ${r}`).join('\n')}`;
+    return commitMessageOf(template, merged);
   }
 }
 
