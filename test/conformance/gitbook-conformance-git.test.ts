@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestContext } from '../helpers/app.js';
-import { pngOf, TestRepo } from '../helpers/git-repo.js';
 import { TestRemote } from '../helpers/git-remote.js';
+import { pngOf, TestRepo } from '../helpers/git-repo.js';
 import { type Api0202, failure0202, recordingClient } from '../helpers/gitbook-0202.js';
 import { Conformance } from '../helpers/gitbook-conformance.js';
 import { assertCoverage } from '../helpers/gitbook-conformance-plan.js';
@@ -178,7 +178,10 @@ describe('GitBook 0.202 client and conformance: Git Sync import', () => {
     assert.equal(exportState.operation?.state, 'success', JSON.stringify(exportState));
     assert.equal(exportState.operation?.direction, 'export');
     assert.equal(remote.message(), 'GITBOOK-8: exported by the client');
-    assert.equal(remote.file('guide.md'), '---\ndescription: The guide\n---\n\n# Guide\n\nBack [home](README.md).\n');
+    assert.equal(
+      remote.file('guide.md'),
+      '---\ndescription: The guide\n---\n\n# Guide\n\nBack [home](README.md).\n',
+    );
     await g.call(
       'exportToGitRepository',
       {
