@@ -48,6 +48,24 @@ export class GitSyncService {
     },
   ) {}
 
+  private guard:
+    | ((spaceId: string, url: string, ref: string, projectDirectory: string) => Promise<void>)
+    | undefined;
+  /**
+   * Checks an operation's repository before it starts: a linked space only syncs with its own
+   * branch (links/service.ts), whose state the space's one Git Sync row holds.
+   */
+  guardWith(
+    guard: (spaceId: string, url: string, ref: string, projectDirectory: string) => Promise<void>,
+  ): void {
+    this.guard = guard;
+  }
+
+  /** See guardWith. */
+  checkTarget(spaceId: string, url: string, ref: string, projectDirectory: string): Promise<void> {
+    return this.guard?.(spaceId, url, ref, projectDirectory) ?? Promise.resolve();
+  }
+
   private imported: ((spaceId: string) => void) | undefined;
   /** Called after an import changed a space's current revision (renderer revalidation). */
   onImported(listener: (spaceId: string) => void): void {
@@ -81,6 +99,12 @@ export class GitSyncService {
     }
     const timestamp = time === undefined ? undefined : new Date(time).toISOString();
     const checked = await this.deps.source.check(input.url, spaceId);
+    try {
+      await this.guard?.(spaceId, checked.redacted, input.ref, projectDirectory);
+    } catch (error) {
+      this.deps.source.discard(checked.fetchUrl);
+      throw error;
+    }
     let started = false;
     let last: Awaited<ReturnType<GitSyncRepository['get']>>;
     try {

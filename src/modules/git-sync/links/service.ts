@@ -88,6 +88,22 @@ export class GitLinksService {
     },
   ) {
     this.repo = new GitLinksRepository(db);
+    deps.gitSync.guardWith((spaceId, url, ref, dir) => this.sameTarget(spaceId, url, ref, dir));
+  }
+
+  /**
+   * A linked space's imports and exports go to its own branch only: its Git Sync state is that
+   * branch's (the last point both sides agreed on), and another repository's would replace it.
+   */
+  private async sameTarget(spaceId: string, url: string, ref: string, dir: string): Promise<void> {
+    const row = await this.repo.get(spaceId);
+    if (row === undefined) return;
+    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
+    if (row.url !== url || row.ref !== branch || (row.project_directory ?? '') !== dir) {
+      throw conflict(
+        `The space is linked to ${row.url} (${row.ref}${row.project_directory === null ? '' : `, ${row.project_directory}`}): it syncs with that branch only. Unlink it first (DELETE /v1/spaces/${spaceId}/git/link), or sync it (POST /v1/spaces/${spaceId}/git/sync)`,
+      );
+    }
   }
 
   useLog(log: FastifyBaseLogger): void {

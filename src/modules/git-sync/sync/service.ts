@@ -75,6 +75,7 @@ export class GitExportService {
     }
     await this.deps.spaces.currentRevisionId(spaceId);
     const workspace = await this.deps.source.open(input.url, spaceId);
+    await this.gitSync.checkTarget(spaceId, workspace.redacted, input.ref, projectDirectory);
     const last = await this.gitSync.row(spaceId);
     if (
       time !== undefined &&
