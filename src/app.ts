@@ -54,6 +54,9 @@ import { InvitesService } from './modules/invites/service.js';
 import { MembersRepository } from './modules/members/repository.js';
 import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
+import { PreviewsRepository } from './modules/previews/repository.js';
+import { previewLinkRoutes } from './modules/previews/routes.js';
+import { ChangeRequestPreviewsService } from './modules/previews/service.js';
 import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
 import { plain404 } from './modules/published/routes.js';
@@ -89,6 +92,7 @@ import { UrlLookupService } from './modules/urls/service.js';
 import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
 import { publishingAuthRoutes } from './modules/visitor-auth/routes.js';
 import { PublishingAuthService } from './modules/visitor-auth/service.js';
+import { ServerKey } from './server-key.js';
 import { Urls } from './urls.js';
 import { Workers } from './workers/index.js';
 import { registerWorkerMetrics } from './workers/metrics.js';
@@ -109,6 +113,8 @@ export function buildServices(
   workers: Workers = new Workers(config.workers),
 ) {
   const urls = new Urls(config.baseUrl, config.publicUrl);
+  // The server's key (src/server-key.ts): one instance, loaded at its first use.
+  const serverKey = new ServerKey(config.gitSync.secretKey);
   const identity = new IdentityService(new IdentityRepository(db), urls);
   const spaces = new SpacesService(
     new SpacesRepository(db),
@@ -182,6 +188,14 @@ export function buildServices(
     publicUrl: config.publicUrl,
     workers,
   });
+  const previews = new ChangeRequestPreviewsService(new PreviewsRepository(db), {
+    content,
+    changeRequests: contentRepository,
+    published,
+    key: serverKey,
+    publicUrl: config.publicUrl,
+    mount: new URL(config.publicUrl).pathname,
+  });
   const search = new SearchService({
     sites,
     content,
@@ -200,6 +214,8 @@ export function buildServices(
   });
   return {
     gitSync,
+    serverKey,
+    previews,
     workers,
     files,
     filesRepository,
@@ -414,6 +430,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(searchRoutes, { search: services.search });
       await v1.register(fileRoutes, { files: services.files, content: services.content });
       await v1.register(gitSyncRoutes, { gitSync: services.gitSync });
+      await v1.register(previewLinkRoutes, { previews: services.previews });
     },
     { prefix: '/v1' },
   );

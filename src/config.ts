@@ -51,6 +51,11 @@ export interface GitSyncConfig {
   readonly operationTimeoutMs: number;
   /** GIT_CACHE_DIR: where fetched repositories are kept between imports (this process's own). */
   readonly cacheDir: string;
+  /**
+   * SECRET_KEY or SECRET_KEY_FILE (docs/git-sync.md, "Credentials"): the key that encrypts
+   * stored repository credentials and webhook secrets. Never log it.
+   */
+  readonly secretKey: { readonly value?: string; readonly file: string };
 }
 
 export interface WorkersConfig {
@@ -268,7 +273,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       env.GIT_ALLOW_PRIVATE_HOSTS === '1' || env.GIT_ALLOW_PRIVATE_HOSTS === 'true',
     operationTimeoutMs: upTo('GIT_OPERATION_TIMEOUT_MS', '600000', 86_400_000),
     cacheDir: str('GIT_CACHE_DIR', join(tmpdir(), 'livery-git')),
+    secretKey: Object.freeze({
+      ...(env.SECRET_KEY ? { value: env.SECRET_KEY } : {}),
+      file: resolve(cwd, str('SECRET_KEY_FILE', './data/secret.key')),
+    }),
   });
+  if (gitSync.secretKey.value !== undefined && gitSync.secretKey.value.length < 32) {
+    problems.push('SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)');
+  }
   if (gitSync.operationTimeoutMs === 0) {
     problems.push('GIT_OPERATION_TIMEOUT_MS must be at least 1 (got 0)');
   }

@@ -32,6 +32,7 @@ export interface DatabaseSchema {
   file_blobs: FileBlobRow;
   content_sets: ContentSetRow;
   git_sync: GitSyncRow;
+  change_request_previews: ChangeRequestPreviewRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -165,6 +166,19 @@ export interface PageBodyRow {
   space_id: string;
   hash: string;
   markdown: string;
+}
+
+/** A change request's preview link (docs/content.md, "Change request previews"). */
+export interface ChangeRequestPreviewRow {
+  id: string;
+  space_id: string;
+  change_request_id: string;
+  /** What the link is for, e.g. the Git branch it previews. */
+  label: string | null;
+  created_by: string | null;
+  created_at: string;
+  closed_at: string | null;
+  closed_reason: string | null;
 }
 
 export interface ChangeRequestRow {
