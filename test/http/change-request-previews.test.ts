@@ -9,6 +9,7 @@ import {
   newSpace,
   openChangeRequest,
 } from '../helpers/content.js';
+import { pngOf, TestRepo } from '../helpers/git-repo.js';
 import { assertPlain404, rawVisit, visit } from '../helpers/published.js';
 import { memberWithRole, requestAs } from '../helpers/roles.js';
 
@@ -19,10 +20,18 @@ import { memberWithRole, requestAs } from '../helpers/roles.js';
  * forged and junk addresses (404, never a 5xx), and who may make a link.
  */
 let t: TestContext;
+const repo = new TestRepo();
 before(async () => {
-  t = await createTestApp({ SECRET_KEY: 'change-request-previews-test-key-0123456789' });
+  t = await createTestApp({
+    SECRET_KEY: 'change-request-previews-test-key-0123456789',
+    GIT_LOCAL_DIRS: repo.root,
+    GIT_CACHE_DIR: `${repo.root}/.cache`,
+  });
 });
-after(async () => t.close());
+after(async () => {
+  await t.close();
+  repo.dispose();
+});
 
 interface Link {
   id: string;
@@ -239,6 +248,48 @@ describe('a preview ends', () => {
     const ended = await visit(t, pathOf(link.url));
     assert.equal(ended.statusCode, 410);
     assert.match(ended.body, /change request was closed/);
+  });
+});
+
+describe('opening a link', () => {
+  test('simultaneously: one link for all', async () => {
+    const { spaceId, cr } = await changeRequestWithPages();
+    const links = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.services.previews.open({ spaceId, changeRequestId: cr.id, label: `l${i}` }),
+      ),
+    );
+    assert.equal(new Set(links.map((link) => link.id)).size, 1);
+    assert.equal(new Set(links.map((link) => link.url)).size, 1);
+  });
+});
+
+describe('images and files', () => {
+  test("a change request of imported content shows the revision's images", async () => {
+    repo.commit({
+      'README.md': '# Imported\n\n![A pixel](.gitbook/assets/pixel.png)\n',
+      '.gitbook/assets/pixel.png': pngOf(2, 2),
+    });
+    const space = await newSpace(t, 'Imported');
+    const url = `/v1/spaces/${space.id}/git/import`;
+    const payload = { url: `file://${repo.dir}`, ref: 'main' };
+    expectStatus(await t.request({ method: 'POST', url, payload }), 204);
+    for (let i = 0; i < 400; i++) {
+      const info = expectStatus(await t.request({ url: `/v1/spaces/${space.id}/git/info` }), 200);
+      if ((info.operation as { state: string }).state !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const cr = await openChangeRequest(t, space.id, 'More');
+    await applyChanges(t, space.id, cr.id, [
+      { operation: 'insert_page', title: 'Later', document: { markdown: 'Added later.' } },
+    ]);
+    const res = await visit(t, pathOf((await openLink(space.id, cr.id)).url));
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    const src = /<img [^>]*src="(\/s\/@livery\/files\/[^"]+)"/.exec(res.body)?.[1];
+    assert.ok(src, `an image from the revision's files in ${res.body.slice(0, 2000)}`);
+    const image = await visit(t, src.replaceAll('&amp;', '&'));
+    assert.equal(image.statusCode, 200);
+    assert.equal(image.headers['content-type'], 'image/png');
   });
 });
 
