@@ -90,10 +90,10 @@ export class ChangeRequestPreviewsService {
 
   /**
    * Ends the change request's open link, if any (its address then answers 410); `reason` is
-   * kept and shown on that page. True when there was one.
+   * kept and shown on that page. Nothing to close is no error.
    */
-  async close(changeRequestId: string, reason?: string): Promise<boolean> {
-    return this.repo.close(changeRequestId, now(), reason ?? null);
+  async close(changeRequestId: string, reason?: string): Promise<void> {
+    await this.repo.close(changeRequestId, now(), reason ?? null);
   }
 
   /** The change request's link while it shows pages: open, of an open (or draft) change request. */
