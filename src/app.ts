@@ -38,8 +38,12 @@ import { FilesRepository } from './modules/files/repository.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { FilesService } from './modules/files/service.js';
 import { gitSource } from './modules/git-sync/import/fetch.js';
+import { gitLinkRoutes } from './modules/git-sync/links/routes.js';
+import { GitLinksService } from './modules/git-sync/links/service.js';
+import { gitWebhookRoutes } from './modules/git-sync/links/webhook-route.js';
 import { gitSyncRoutes } from './modules/git-sync/routes.js';
 import { GitSyncService } from './modules/git-sync/service.js';
+import { GitExportService } from './modules/git-sync/sync/service.js';
 import { IdentityRepository } from './modules/identity/repository.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
@@ -204,16 +208,40 @@ export function buildServices(
     workers,
   });
   const studioSessions = new StudioSessions(db, identity, config.studioSessionHours);
+  const source = gitSource(config.gitSync);
   const gitSync = GitSyncService.create(db, {
     spaces,
     content: contentRepository,
     files: filesRepository,
-    source: gitSource(config.gitSync),
+    source,
     config: config.gitSync,
     limits: config.contentLimits,
   });
+  const gitExport = new GitExportService(gitSync, {
+    spaces,
+    content: contentRepository,
+    files: filesRepository,
+    filesService: files,
+    source,
+    config: config.gitSync,
+    limits: config.contentLimits,
+  });
+  const gitLinks = new GitLinksService(db, {
+    gitSync,
+    gitExport,
+    content: contentRepository,
+    source,
+    key: serverKey,
+    config: config.gitSync,
+    baseUrl: config.baseUrl,
+  });
+  contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
+  // A branch imported as a change request gets its preview link (docs/content.md).
+  gitLinks.usePreviews(previews);
   return {
     gitSync,
+    gitExport,
+    gitLinks,
     serverKey,
     previews,
     workers,
@@ -314,15 +342,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerWorkerMetrics(app.metricsRegistry, workers);
   const services = buildServices(deps, workers);
   services.gitSync.useLog(app.log);
+  services.gitLinks.useLog(app.log);
   const revalidateSpace = installRevalidation(app, config, deps.db);
-  if (revalidateSpace !== undefined) services.gitSync.onImported(revalidateSpace);
+  if (revalidateSpace !== undefined) {
+    services.gitSync.onImported(revalidateSpace);
+    services.gitExport.onImported(revalidateSpace);
+  }
   // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).
   app.addHook('onReady', (done) => {
     services.audit.start((error) => app.log.warn({ err: error }, 'audit log pruning failed'));
+    services.gitLinks.start();
     done();
   });
   app.addHook('onClose', async () => {
     services.audit.stop();
+    services.gitLinks.stop();
     await services.gitSync.close();
     await workers.close();
   });
@@ -429,7 +463,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });
       await v1.register(fileRoutes, { files: services.files, content: services.content });
-      await v1.register(gitSyncRoutes, { gitSync: services.gitSync });
+      await v1.register(gitSyncRoutes, {
+        gitSync: services.gitSync,
+        gitExport: services.gitExport,
+      });
+      await v1.register(gitLinkRoutes, { links: services.gitLinks });
+      await v1.register(gitWebhookRoutes, { links: services.gitLinks });
       await v1.register(previewLinkRoutes, { previews: services.previews });
     },
     { prefix: '/v1' },

@@ -13,7 +13,12 @@ type Print = (line: string) => void;
  */
 export function configForGitCli(args: readonly string[], config: Config): Config {
   const [area, command, , source] = args.filter((a) => !a.startsWith('--'));
-  if (area !== 'git' || command !== 'import' || source === undefined) return config;
+  if (
+    area !== 'git' ||
+    !['import', 'export', 'link'].includes(command ?? '') ||
+    source === undefined
+  )
+    return config;
   const path = source.startsWith('file://') ? new URL(source).pathname : source;
   if (!(isAbsolute(path) || path.startsWith('.')) || !existsSync(path)) return config;
   const dir = dirname(realpathSync(resolve(path)));
@@ -44,11 +49,106 @@ export async function gitImport(
     null,
   );
   print(`importing ${source} into space ${spaceId}…`);
+  return waitForEnd(services, spaceId, print);
+}
+
+/** Waits for the space's operation to end, then prints it: 0 on success, 1 otherwise. */
+async function waitForEnd(services: Services, spaceId: string, print: Print): Promise<number> {
   for (;;) {
     const state = await services.gitSync.stateOf(spaceId);
     if (state !== undefined && state.operation.state !== 'running') return printState(state, print);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+const urlOf = (source: string) =>
+  source.startsWith('.') || source.startsWith('/') ? realpathSync(resolve(source)) : source;
+
+interface GitOptions {
+  ref?: string | undefined;
+  dir?: string | undefined;
+  message?: string | undefined;
+  priority?: string | undefined;
+  poll?: string | undefined;
+  previews?: boolean | undefined;
+}
+
+/** `git export`: one commit on the branch (none when nothing changed), then the state. */
+export async function gitExport(
+  services: Services,
+  spaceId: string,
+  source: string,
+  options: GitOptions,
+  print: Print,
+): Promise<number> {
+  await services.gitExport.startExport(
+    spaceId,
+    {
+      url: urlOf(source),
+      ref: options.ref ?? 'refs/heads/main',
+      commitMessage: options.message ?? 'Export from Livery',
+      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
+    },
+    null,
+  );
+  print(`exporting space ${spaceId} to ${source}…`);
+  return waitForEnd(services, spaceId, print);
+}
+
+/** `git link`: the link, its webhook, and its first sync's end. */
+export async function gitLink(
+  services: Services,
+  spaceId: string,
+  source: string,
+  options: GitOptions,
+  print: Print,
+): Promise<number> {
+  if (
+    options.priority !== undefined &&
+    options.priority !== 'git' &&
+    options.priority !== 'livery'
+  ) {
+    print('--priority must be git or livery');
+    return 2;
+  }
+  const poll = options.poll === undefined ? undefined : Number(options.poll);
+  if (poll !== undefined && !(Number.isInteger(poll) && poll >= 0 && poll <= 86_400)) {
+    print('--poll must be a whole number of seconds from 0 to 86400');
+    return 2;
+  }
+  await services.spaces.currentRevisionId(spaceId);
+  const link = await services.gitLinks.link(
+    spaceId,
+    {
+      url: urlOf(source),
+      ref: options.ref ?? 'main',
+      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
+      ...(options.priority === undefined ? {} : { priority: options.priority }),
+      ...(poll === undefined ? {} : { pollIntervalSeconds: poll }),
+      ...(options.previews === true ? { previewExternalBranches: true } : {}),
+    },
+    null,
+  );
+  print(`linked space ${spaceId} to ${link.url} (${link.ref}, priority ${link.priority})`);
+  print(`webhook:        ${link.webhook.url}`);
+  print(`webhook secret: ${link.webhook.secret ?? ''}  (shown once)`);
+  return waitForEnd(services, spaceId, print);
+}
+
+export async function gitSync(services: Services, spaceId: string, print: Print): Promise<number> {
+  await services.gitLinks.syncNow(spaceId);
+  print(`syncing space ${spaceId}…`);
+  return waitForEnd(services, spaceId, print);
+}
+
+export async function gitUnlink(
+  services: Services,
+  spaceId: string,
+  print: Print,
+): Promise<number> {
+  await services.gitLinks.unlink(spaceId);
+  print(`space ${spaceId} is no longer linked`);
+  return 0;
 }
 
 export async function gitStatus(

@@ -1,7 +1,15 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildServices } from './app.js';
-import { configForGitCli, gitImport, gitStatus } from './cli-git.js';
+import {
+  configForGitCli,
+  gitExport,
+  gitImport,
+  gitLink,
+  gitStatus,
+  gitSync,
+  gitUnlink,
+} from './cli-git.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -20,6 +28,14 @@ const USAGE = `Usage: npm run livery -- <command>
   git import <spaceId> <url|path> [--ref <ref>] [--dir <projectDirectory>]
                                                    import a GitBook-synced repository (a local
                                                    checkout by path, or a URL) and wait for it
+  git export <spaceId> <url|path> [--ref <branch>] [--dir <projectDirectory>] [--message <text>]
+                                                   write the space to a branch as GitBook's Git
+                                                   Sync does (one commit), and wait for it
+  git link <spaceId> <url|path> [--ref <branch>] [--dir <d>] [--priority git|livery]
+           [--poll <seconds>] [--previews]         link the space to a branch (two-way sync);
+                                                   prints the webhook's address and secret
+  git sync <spaceId>                               sync a linked space now, and wait for it
+  git unlink <spaceId>                             stop syncing (both sides keep what they have)
   git status <spaceId>                             the space's last Git Sync operation
 
 Reads DATABASE_URL like the server (default sqlite:./data/livery.db).`;
@@ -39,6 +55,10 @@ export async function runCli(args: string[], services: Services, print: Print): 
       owner: { type: 'string' },
       ref: { type: 'string' },
       dir: { type: 'string' },
+      message: { type: 'string' },
+      priority: { type: 'string' },
+      poll: { type: 'string' },
+      previews: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -106,6 +126,17 @@ export async function runCli(args: string[], services: Services, print: Print): 
   const source = positionals[3];
   if (area === 'git' && command === 'import' && target !== undefined && source !== undefined) {
     return gitImport(services, target, source, { ref: values.ref, dir: values.dir }, print);
+  }
+  if (area === 'git' && command === 'export' && target !== undefined && source !== undefined) {
+    return gitExport(services, target, source, values, print);
+  }
+  if (area === 'git' && command === 'link' && target !== undefined && source !== undefined) {
+    return gitLink(services, target, source, values, print);
+  }
+  if (area === 'git' && (command === 'sync' || command === 'unlink') && target !== undefined) {
+    return command === 'sync'
+      ? gitSync(services, target, print)
+      : gitUnlink(services, target, print);
   }
   if (area === 'git' && command === 'status' && target !== undefined) {
     return gitStatus(services, target, print);

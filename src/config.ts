@@ -56,6 +56,12 @@ export interface GitSyncConfig {
    * stored repository credentials and webhook secrets. Never log it.
    */
   readonly secretKey: { readonly value?: string; readonly file: string };
+  /** GIT_COMMIT_AUTHOR: who export commits are by, `Name <email>`. */
+  readonly author: { readonly name: string; readonly email: string };
+  /** GIT_SYNC_DEBOUNCE_MS: how long a linked space waits for more revisions before committing. */
+  readonly debounceMs: number;
+  /** GIT_SYNC_TICK_MS: how often linked spaces are looked at (polling, missed work). */
+  readonly tickMs: number;
 }
 
 export interface WorkersConfig {
@@ -277,10 +283,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       ...(env.SECRET_KEY ? { value: env.SECRET_KEY } : {}),
       file: resolve(cwd, str('SECRET_KEY_FILE', './data/secret.key')),
     }),
+    author: Object.freeze(
+      parseAuthor(str('GIT_COMMIT_AUTHOR', 'Livery <livery@localhost>'), problems),
+    ),
+    debounceMs: upTo('GIT_SYNC_DEBOUNCE_MS', '1000', 600_000),
+    tickMs: upTo('GIT_SYNC_TICK_MS', '5000', 3_600_000),
   });
   if (gitSync.secretKey.value !== undefined && gitSync.secretKey.value.length < 32) {
     problems.push('SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)');
   }
+  if (gitSync.tickMs === 0) problems.push('GIT_SYNC_TICK_MS must be at least 1 (got 0)');
   if (gitSync.operationTimeoutMs === 0) {
     problems.push('GIT_OPERATION_TIMEOUT_MS must be at least 1 (got 0)');
   }
@@ -431,4 +443,16 @@ function parseDatabaseUrl(url: string, cwd: string): ParsedDatabase | string {
   }
   // The value is not echoed: a database URL may carry a password.
   return 'DATABASE_URL must look like sqlite:./data/livery.db, sqlite:/absolute/path.db or postgres://user@host:5432/database';
+}
+
+/** `Name <email>` (GIT_COMMIT_AUTHOR). */
+function parseAuthor(value: string, problems: string[]): { name: string; email: string } {
+  const match = /^([^<>\n]+?)\s*<([^<>\s]+)>$/.exec(value.trim());
+  if (match === null) {
+    problems.push(
+      `GIT_COMMIT_AUTHOR must look like "Livery Bot <bot@example.com>" (got ${JSON.stringify(value)})`,
+    );
+    return { name: 'Livery', email: 'livery@localhost' };
+  }
+  return { name: match[1] ?? 'Livery', email: match[2] ?? 'livery@localhost' };
 }

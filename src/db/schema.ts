@@ -32,6 +32,8 @@ export interface DatabaseSchema {
   file_blobs: FileBlobRow;
   content_sets: ContentSetRow;
   git_sync: GitSyncRow;
+  git_links: GitLinkRow;
+  git_branch_previews: GitBranchPreviewRow;
   change_request_previews: ChangeRequestPreviewRow;
 }
 
@@ -148,6 +150,41 @@ export interface GitSyncRow {
   timestamp: string | null;
   owner: string | null;
   lease_until: string | null;
+  updated_at: string;
+  /** The space's revision `commit_oid` holds: where both sides last agreed (migration 0017). */
+  revision_id: string | null;
+  /** JSON array of the repository paths the space owned then. */
+  owned_paths: string | null;
+  /** JSON GitSyncConflict of the last sync where both sides changed one file. */
+  conflict: string | null;
+}
+
+/** A space linked to a repository's branch (two-way Git Sync, docs/git-sync.md). */
+export interface GitLinkRow {
+  space_id: string;
+  url: string;
+  url_secret: string | null;
+  ref: string;
+  project_directory: string | null;
+  priority: 'git' | 'livery';
+  commit_template: string;
+  author_name: string | null;
+  author_email: string | null;
+  preview_branches: number;
+  poll_seconds: number;
+  webhook_secret: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  polled_at: string | null;
+}
+
+/** A branch of a linked repository imported as a change request (a preview). */
+export interface GitBranchPreviewRow {
+  space_id: string;
+  branch: string;
+  change_request_id: string;
+  commit_oid: string;
   updated_at: string;
 }
 

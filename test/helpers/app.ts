@@ -42,6 +42,8 @@ export async function createTestApp(
     // (compiling apps, property loops); test/process/operations.test.ts turns it on where it is tested.
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     BASE_URL: 'http://livery.test',
+    // Never the default ./data/secret.key: a test writes nothing into the checkout.
+    SECRET_KEY: 'a-test-secret-key-of-at-least-32-characters',
     ...env,
   });
   const db = openDatabase(config.database);

@@ -123,15 +123,20 @@ export function warningAbout(
  * writing, which lets the blocked reader through (it reads nothing: no alternates).
  */
 export function stall(repo: TestRepo): () => void {
-  const path = join(repo.dir, '.git', 'objects', 'info', 'alternates');
-  mkdirSync(join(repo.dir, '.git', 'objects', 'info'), { recursive: true });
+  return stallGitDir(join(repo.dir, '.git'), repo.root);
+}
+
+/** stall() for any git directory (a bare remote's), parking its pipe under `scratch`. */
+export function stallGitDir(gitDir: string, scratch: string): () => void {
+  const path = join(gitDir, 'objects', 'info', 'alternates');
+  mkdirSync(join(gitDir, 'objects', 'info'), { recursive: true });
   rmSync(path, { force: true });
   execFileSync('mkfifo', [path]);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    const parked = mkdtempSync(join(repo.root, 'fifo-'));
+    const parked = mkdtempSync(join(scratch, 'fifo-'));
     const fifo = join(parked, 'alternates');
     renameSync(path, fifo);
     writeFileSync(path, '');
@@ -177,6 +182,7 @@ export async function appOnSameDatabase(
     LOG_LEVEL: 'silent',
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     BASE_URL: 'http://livery.test',
+    SECRET_KEY: t.config.gitSync.secretKey.value ?? '',
     ...env,
   });
   const db = openDatabase(config.database);
@@ -196,4 +202,32 @@ export async function appOnSameDatabase(
       await db.destroy();
     },
   };
+}
+
+/** Edits a space through a merged change request: `changes` as updateChangeRequestContent takes them. */
+export async function mergeEdit(
+  t: Requester,
+  spaceId: string,
+  changes: unknown[],
+  subject = 'An edit',
+) {
+  const cr = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/change-requests`,
+    payload: { subject },
+  });
+  assert.equal(cr.statusCode, 201, cr.body);
+  const id = cr.json().id;
+  const edit = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/change-requests/${id}/content`,
+    payload: { changes },
+  });
+  assert.equal(edit.statusCode, 200, edit.body);
+  const merge = await t.request({
+    method: 'POST',
+    url: `/v1/spaces/${spaceId}/change-requests/${id}/merge`,
+  });
+  assert.equal(merge.statusCode, 200, merge.body);
+  return cr.json().number as number;
 }

@@ -838,6 +838,62 @@ const OPERATIONS: Operation[] = [
     },
   },
 
+  {
+    operationId: 'exportToGitRepository',
+    method: 'POST',
+    success: 204,
+    call: async () => {
+      await gitIdle();
+      return {
+        url: `${gitSpace()}/git/export`,
+        payload: { url: `file://${repo.dir}`, ref: 'refs/heads/exported', commitMessage: 'Export' },
+      };
+    },
+  },
+  {
+    operationId: 'linkSpaceGitRepository',
+    method: 'PUT',
+    success: 200,
+    call: async () => {
+      await gitIdle();
+      return { url: `${gitSpace()}/git/link`, payload: { url: `file://${repo.dir}`, ref: 'main' } };
+    },
+  },
+  ...(
+    [
+      ['getSpaceGitLink', 'GET', 200, 'link'],
+      ['syncSpaceGitRepository', 'POST', 204, 'sync'],
+      ['unlinkSpaceGitRepository', 'DELETE', 204, 'link'],
+    ] as const
+  ).map(
+    ([operationId, method, success, path]): Operation => ({
+      operationId,
+      method,
+      success,
+      call: async () => {
+        // Each call finds the space linked and idle (an unlink or a sync of the cell before).
+        await gitIdle();
+        await owner('PUT', `${gitSpace()}/git/link`, 200, {
+          url: `file://${repo.dir}`,
+          ref: 'main',
+        });
+        await gitIdle();
+        return { url: `${gitSpace()}/git/${path}` };
+      },
+    }),
+  ),
+  // No token opens it: the provider's signature with the link's secret does. Every caller, member
+  // or not, gets 401 for an event without one.
+  {
+    operationId: 'receiveGitWebhook',
+    method: 'POST',
+    success: 401,
+    call: async () => ({
+      url: `/v1/git/webhooks/${f.spaceIds[1]}`,
+      payload: { ref: 'refs/heads/main' },
+    }),
+  },
+
   // Change requests.
   {
     operationId: 'createChangeRequest',

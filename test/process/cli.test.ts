@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../src/cli.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
+import { TestRemote } from '../helpers/git-remote.js';
 import { TestRepo } from '../helpers/git-repo.js';
 import { run } from '../helpers/process.js';
 
@@ -163,6 +164,82 @@ describe('npm run livery -- <command>', () => {
       assert.equal(unknown.code, 1);
     } finally {
       repo.dispose();
+    }
+  });
+
+  test('git export, git link (webhook and first sync), git sync and git unlink, on a bare remote', async () => {
+    const remote = new TestRemote();
+    try {
+      remote.push({
+        'README.md': '# Welcome\n\nHello.\n',
+        'SUMMARY.md': '* [Welcome](README.md)\n',
+      });
+      const space = expectStatus(
+        await t.request({
+          method: 'POST',
+          url: `/v1/orgs/${t.orgId}/spaces`,
+          payload: { title: 'CLI Git' },
+        }),
+        201,
+      );
+      const env = {
+        DATABASE_URL: t.databaseUrl,
+        GIT_CACHE_DIR: `${remote.root}/.cache`,
+        SECRET_KEY: 'a-cli-test-secret-key-of-32-characters-or-more',
+      };
+      const cli = (...args: string[]) =>
+        run(['--import', 'tsx', 'src/cli.ts', 'git', ...args], env);
+      const linked = await cli('link', String(space.id), remote.bare, '--ref', 'main');
+      assert.equal(linked.code, 0, linked.stderr + linked.stdout);
+      assert.match(linked.stdout, /webhook secret: [\w-]{20,}/);
+      assert.match(linked.stdout, /import success/, 'the first sync imports the branch');
+      const pages = expectStatus(
+        await t.request({ url: `/v1/spaces/${space.id}/content/pages` }),
+        200,
+      );
+      assert.deepEqual(
+        (pages.pages as { title: string }[]).map((p) => p.title),
+        ['Welcome'],
+      );
+      remote.push({
+        'two.md': '# Two\n',
+        'SUMMARY.md': '* [Welcome](README.md)\n* [Two](two.md)\n',
+      });
+      // The server (and `git sync`, which names no path) reads a local repository only under
+      // GIT_LOCAL_DIRS; `git link` and `git export` allow the path they are given for their run.
+      const synced = await run(['--import', 'tsx', 'src/cli.ts', 'git', 'sync', String(space.id)], {
+        ...env,
+        GIT_LOCAL_DIRS: remote.root,
+      });
+      assert.equal(synced.code, 0, synced.stderr + synced.stdout);
+      const after = expectStatus(
+        await t.request({ url: `/v1/spaces/${space.id}/content/pages` }),
+        200,
+      );
+      assert.deepEqual(
+        (after.pages as { title: string }[]).map((p) => p.title),
+        ['Welcome', 'Two'],
+      );
+      const unlinked = await cli('unlink', String(space.id));
+      assert.equal(unlinked.code, 0, unlinked.stderr);
+      const other = new TestRemote();
+      try {
+        const exported = await cli(
+          'export',
+          String(space.id),
+          other.bare,
+          '--message',
+          'From the CLI',
+        );
+        assert.equal(exported.code, 0, exported.stderr + exported.stdout);
+        assert.match(exported.stdout, /export success/);
+        assert.equal(other.message(), 'From the CLI');
+        assert.equal(other.file('two.md'), '# Two\n');
+      } finally {
+        other.dispose();
+      }
+    } finally {
+      remote.dispose();
     }
   });
 });

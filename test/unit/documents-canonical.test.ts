@@ -68,7 +68,7 @@ const CANONICAL: [string, string][] = [
     'a cards table: a target page and a files cover',
     '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td>Quickstart</td><td><a href="other.md">other.md</a></td><td><a href="../.gitbook/assets/dashboard.png">dashboard.png</a></td></tr><tr><td>API</td><td><a href="../reference/api.md">api.md</a></td><td></td></tr></tbody></table>\n',
   ],
-  ['a formula, and one in text', '$$f(x) = x^2$$\n\nThe area is $$\\pi r^2$$ exactly.\n'],
+  ['a formula, and one in text', '$$\nf(x) = x^2\n$$\n\nThe area is $$\\pi r^2$$ exactly.\n'],
   ['an include', '{% include "../.gitbook/includes/setup.md" %}\n'],
   [
     'content references',
@@ -110,7 +110,24 @@ const CANONICAL: [string, string][] = [
     '# Title\n\n## Section\n\nText with **bold**, ~~struck~~ and `code`.\n\n> A quote with **bold**.\n',
   ],
   ['a hard line break', 'Line one\\\nline two.\n'],
-  ['ordered and task lists', '1. first\n2. second\n\n- [ ] open\n- [x] done\n'],
+  ['ordered and task lists', '1. first\n2. second\n\n* [ ] open\n* [x] done\n'],
+  ['italic, and marks nested as GitBook nests them', 'Text with _italic_, ~~_**all three**_~~.\n'],
+  ['a divider', 'Above.\n\n***\n\nBelow.\n'],
+  ['bullets, and a neighbouring list', '* one\n* two\n\n- three\n'],
+  ['an item with a nested list: tight', '* one\n  * nested\n* two\n'],
+  [
+    'an item of several blocks: spread, four columns in',
+    '1.  first\n\n    ```js\n    x();\n    ```\n2. second\n',
+  ],
+  [
+    'a pipe table padded to its columns',
+    '| Name | Value | Mid |\n| ---- | ----: | :-: |\n| a    |     1 |  b  |\n',
+  ],
+  [
+    'marks inside HTML: `<strong>`',
+    '<figure><img src="../.gitbook/assets/dashboard.png" alt=""><figcaption><p>The <strong>new</strong> dashboard</p></figcaption></figure>\n',
+  ],
+  ['text escaped only where it would be syntax', 'It costs $12 & more! Type # or > to start.\n'],
   [
     'an HTML table with a hidden header',
     '<table data-header-hidden><thead><tr><th></th><th></th></tr></thead><tbody><tr><td>a</td><td>b</td></tr></tbody></table>\n',
@@ -122,29 +139,6 @@ const CANONICAL: [string, string][] = [
  * Each is listed in docs/content.md.
  */
 const NORMALISED: [string, string, string][] = [
-  ['italic: `*` rather than `_`', 'Text with _italic_.\n', 'Text with *italic*.\n'],
-  ['a divider: `---` rather than `***`', 'Above.\n\n***\n\nBelow.\n', 'Above.\n\n---\n\nBelow.\n'],
-  [
-    'bullets: `-` first (then `*` for a neighbouring list), never padded',
-    '* one\n* two\n',
-    '- one\n- two\n',
-  ],
-  [
-    'an item holding more than a paragraph: its blocks, and so the items, apart',
-    '* one\n  * nested\n* two\n',
-    '- one\n\n  - nested\n\n- two\n',
-  ],
-  [
-    'pipe tables: no padding, a `---` rule (`--:` right-aligned)',
-    '| Name | Value |\n| ---- | ----: |\n| a    |     1 |\n',
-    '| Name | Value |\n| --- | --: |\n| a | 1 |\n',
-  ],
-  ['a formula block: on one line', '$$\nf(x) = x^2\n$$\n', '$$f(x) = x^2$$\n'],
-  [
-    'marks inside HTML (captions, cells): Markdown rather than `<strong>`',
-    '<figure><img src="../.gitbook/assets/dashboard.png" alt=""><figcaption><p>The <strong>new</strong> dashboard</p></figcaption></figure>\n',
-    '<figure><img src="../.gitbook/assets/dashboard.png" alt=""><figcaption><p>The **new** dashboard</p></figcaption></figure>\n',
-  ],
   [
     'the legacy `{% swagger src %}`: `{% openapi %}`, its newer name',
     '{% swagger src="spec.yaml" path="/pets" method="post" %}\n[spec.yaml](spec.yaml)\n{% endswagger %}\n',
@@ -155,12 +149,46 @@ const NORMALISED: [string, string, string][] = [
     '{% openapi-operation spec="petstore" path="/pets" method="get" %}\n[OpenAPI petstore](https://petstore.test/openapi.json)\n{% endopenapi-operation %}\n',
     '{% openapi-operation spec="petstore" path="/pets" method="get" %}\n{% endopenapi-operation %}\n',
   ],
+  [
+    'a heading below the third level: the third (0.202 has three)',
+    '#### Deep\n\nText.\n',
+    '### Deep\n\nText.\n',
+  ],
+];
+
+/** Other spellings (Livery's writer's before it wrote GitBook's): the same document, written in GitBook's form. */
+const OTHER_SPELLINGS: [string, string, string][] = [
+  ['italic with `*`', 'Text with *italic*.\n', 'Text with _italic_.\n'],
+  ['a divider as `---`', 'Above.\n\n---\n\nBelow.\n', 'Above.\n\n***\n\nBelow.\n'],
+  ['bullets with `-`', '- one\n- two\n', '* one\n* two\n'],
+  ['a loose list', '- one\n\n  - nested\n\n- two\n', '* one\n  * nested\n* two\n'],
+  [
+    'an unpadded pipe table',
+    '| Name | Value |\n| --- | --: |\n| a | 1 |\n',
+    '| Name | Value |\n| ---- | ----: |\n| a    |     1 |\n',
+  ],
+  ['a formula block on one line', '$$f(x) = x^2$$\n', '$$\nf(x) = x^2\n$$\n'],
+  [
+    'Markdown marks inside HTML',
+    '<figure><img src="../.gitbook/assets/dashboard.png" alt=""><figcaption><p>The **new** dashboard</p></figcaption></figure>\n',
+    '<figure><img src="../.gitbook/assets/dashboard.png" alt=""><figcaption><p>The <strong>new</strong> dashboard</p></figcaption></figure>\n',
+  ],
+  ['text escaped everywhere', 'It costs \\$12 \\& more\\!\n', 'It costs $12 & more!\n'],
 ];
 
 describe('GitBook-canonical Markdown → document → the same Markdown', () => {
   for (const [what, markdown] of CANONICAL) {
     test(what, () => {
       assert.equal(roundTrip(markdown), markdown);
+    });
+  }
+});
+
+describe("Other spellings are read, and written in GitBook's", () => {
+  for (const [what, other, gitbook] of OTHER_SPELLINGS) {
+    test(what, () => {
+      assert.deepEqual(markdownToDocument(other, LINKS), markdownToDocument(gitbook, LINKS));
+      assert.equal(roundTrip(other), gitbook);
     });
   }
 });

@@ -208,6 +208,31 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     "it replaces the space's content, as a merged change request would: edit and above",
   ),
   getSpaceGitInfo: p('read', 'space:read'),
+  linkSpaceGitRepository: p(
+    'edit',
+    'space:write',
+    'a link writes to the space and the repository on every change: edit and above',
+  ),
+  getSpaceGitLink: p(
+    'edit',
+    'space:write',
+    "it shows the repository and the space's previews: edit and above",
+  ),
+  unlinkSpaceGitRepository: p('edit', 'space:write'),
+  syncSpaceGitRepository: p('edit', 'space:write'),
+  receiveGitWebhook: {
+    ...p(
+      null,
+      null,
+      "no token: the provider's signature with the link's secret is its authentication",
+    ),
+    anonymous: true,
+  },
+  exportToGitRepository: p(
+    'edit',
+    'space:write',
+    "it writes the space's content to a repository with the server's access to it: edit and above",
+  ),
 
   // Change requests.
   createChangeRequest: p('edit', 'space:write'),

@@ -16,6 +16,31 @@ export class ContentRepository {
     this.revisions = new RevisionStore(db);
   }
 
+  private readonly movedListeners: ((spaceId: string, how: 'merge' | 'import') => void)[] = [];
+  /**
+   * Called after a space's current revision changed (a merge, an import), once committed:
+   * two-way Git Sync exports what Livery merged.
+   */
+  onSpaceMoved(listener: (spaceId: string, how: 'merge' | 'import') => void): void {
+    this.movedListeners.push(listener);
+  }
+
+  private moved(spaceId: string, how: 'merge' | 'import'): void {
+    for (const listener of this.movedListeners) listener(spaceId, how);
+  }
+
+  /** Points a change request at another revision (a branch preview re-imported), if still `expected`. */
+  async pointChangeRequest(id: string, expected: string, revisionId: string, at: string) {
+    const result = await this.db
+      .updateTable('change_requests')
+      .set({ revision_id: revisionId, updated_at: at })
+      .where('id', '=', id)
+      .where('revision_id', '=', expected)
+      .where('status', 'in', ['open', 'draft'])
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
   revision(id: string): Promise<Revision | undefined> {
     return this.revisions.read(id);
   }
@@ -108,7 +133,7 @@ export class ContentRepository {
     spaceRevision: string,
     revision: NewRevision,
   ): Promise<boolean> {
-    return this.writeRevision(revision, async (trx) => {
+    const done = await this.writeRevision(revision, async (trx) => {
       if (!(await moveSpace(trx, revision, spaceRevision))) return false;
       const request = await trx
         .updateTable('change_requests')
@@ -119,6 +144,8 @@ export class ContentRepository {
         .executeTakeFirst();
       return request.numUpdatedRows === 1n;
     });
+    if (done) this.moved(revision.spaceId, 'merge');
+    return done;
   }
 
   /**
@@ -132,12 +159,14 @@ export class ContentRepository {
     spaceRevision: string | undefined,
     also: (trx: Db) => Promise<boolean>,
   ): Promise<boolean> {
-    return this.writeRevision(revision, async (trx) => {
+    const done = await this.writeRevision(revision, async (trx) => {
       if (spaceRevision !== undefined && !(await moveSpace(trx, revision, spaceRevision))) {
         return false;
       }
       return also(trx);
     });
+    if (done && spaceRevision !== undefined) this.moved(revision.spaceId, 'import');
+    return done;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { codeTagMarkdown } from './blocks/code.js';
+import { attr } from './blocks/context.js';
 import { emojiCode } from './blocks/emoji.js';
 import { customAnchorMarkdown } from './blocks/heading-anchor.js';
 import { htmlTableMarkdown, isPipeTable } from './blocks/html-table.js';
@@ -55,11 +56,12 @@ function blocks(nodes: readonly (Block | Inline)[] | undefined, links: PageLinks
   let previous: { type: string; marker: string } | undefined;
   for (const node of nodes ?? []) {
     if (node.object !== 'block') continue;
-    // Neighbouring lists of one kind would merge: the second takes the other marker.
+    // GitBook's bullet is `*`. Neighbouring lists of one kind would merge: the second takes the
+    // other marker (`-`, or `)` after `.`).
     const list =
       node.type === 'list-ordered' ? 'ordered' : node.type.startsWith('list-') ? 'bullet' : '';
     const used = list === '' ? '' : previous?.type === list ? previous.marker : '';
-    const marker = list === 'ordered' ? (used === '.' ? ')' : '.') : used === '-' ? '*' : '-';
+    const marker = list === 'ordered' ? (used === '.' ? ')' : '.') : used === '*' ? '-' : '*';
     parts.push(blockMarkdown(node, links, marker));
     previous = list === '' ? undefined : { type: list, marker };
   }
@@ -94,7 +96,7 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     case 'code':
       return code(node);
     case 'divider':
-      return '---';
+      return '***';
     case 'table':
       return isPipeTable(node)
         ? tableMarkdown(node, links)
@@ -136,23 +138,61 @@ function markdownContext(links: PageLinks): MarkdownContext {
   };
 }
 
+/**
+ * A list as GitBook writes it: items one line after another, never apart. An item of a paragraph
+ * and its nested lists is tight too (`* one` then `  * nested`); an item holding any other block
+ * after its first is spread, its blocks apart, and indented to the next multiple of four columns
+ * (`*   one`, `1.  one`): remark's "mixed" indentation.
+ */
 function list(node: Block, links: PageLinks, marker: string): string {
   const items = (node.nodes ?? []) as Block[];
   const start = node.type === 'list-ordered' ? Number(node.data.start ?? 1) : 1;
-  const loose = items.some((item) => (item.nodes ?? []).length > 1);
   return items
     .map((item, i) => {
-      const bullet = node.type === 'list-ordered' ? `${start + i}${marker} ` : `${marker} `;
+      const bullet = node.type === 'list-ordered' ? `${start + i}${marker}` : marker;
       const box = node.type === 'list-tasks' ? (item.data.checked === true ? '[x] ' : '[ ] ') : '';
-      const body = blocks(item.nodes, links);
-      const pad = ' '.repeat(bullet.length);
+      const spread = isSpread(item);
+      const width = spread ? Math.ceil((bullet.length + 1) / 4) * 4 : bullet.length + 1;
+      const body = itemBlocks(item, links, spread);
+      const pad = ' '.repeat(width);
       const [first = '', ...rest] = body.split('\n');
       return [
-        `${bullet}${box}${first}`,
+        `${bullet.padEnd(width)}${box}${first}`,
         ...rest.map((line) => (line === '' ? '' : pad + line)),
       ].join('\n');
     })
-    .join(loose ? '\n\n' : '\n');
+    .join('\n');
+}
+
+const isList = (node: Block | Inline): node is Block =>
+  node.object === 'block' && node.type.startsWith('list-');
+
+/** A paragraph with something to write. */
+const hasText = (node: Block | Inline | undefined) =>
+  node?.object === 'block' &&
+  node.type === 'paragraph' &&
+  (node.nodes ?? []).some((n) => n.object !== 'text' || n.leaves.some((l) => l.text.trim() !== ''));
+
+/**
+ * A list that may follow a paragraph on its next line: one that can interrupt a paragraph (not an
+ * ordered list starting elsewhere than at 1, nor one whose first item is empty).
+ */
+const interrupts = (node: Block | Inline) =>
+  isList(node) &&
+  (node.type !== 'list-ordered' || Number(node.data.start ?? 1) === 1) &&
+  hasText((node.nodes?.[0] as Block | undefined)?.nodes?.[0]);
+
+/** An item with more than a paragraph and the nested lists that follow it. */
+function isSpread(item: Block): boolean {
+  const [first, ...rest] = item.nodes ?? [];
+  return rest.length > 0 && !(hasText(first) && rest.every(interrupts));
+}
+
+/** A tight item's nested lists follow its paragraph on the next line; a spread item's blocks are apart. */
+function itemBlocks(item: Block, links: PageLinks, spread: boolean): string {
+  const [first, ...lists] = item.nodes ?? [];
+  if (spread || first === undefined || lists.length === 0) return blocks(item.nodes, links);
+  return `${blocks([first], links)}\n${blocks(lists, links)}`;
 }
 
 function code(node: Block): string {
@@ -165,20 +205,44 @@ function code(node: Block): string {
   return open === undefined ? fenced : `${open}\n${fenced}\n{% endcode %}`;
 }
 
+/**
+ * A pipe table as GitBook writes it: each column padded to its widest cell (at least three), the
+ * rule as wide (`| ---- | ----: | :--: |`), a cell aligned as its column (right: padded before;
+ * centred: around, the odd space after).
+ */
 function tableMarkdown(node: Block, links: PageLinks): string {
   const { columns, rows } = tableCells(node);
-  const cell = (nodes: Inline[]) => inlineMarkdown(nodes, links, 'cell') || ' ';
-  const header = columns.map((c) => escapeText(c.title, 'cell') || ' ');
-  const rule = columns.map((c) =>
-    c.align === 'center' ? ':-:' : c.align === 'right' ? '--:' : '---',
-  );
-  return [header, rule, ...rows.map((row) => row.map(cell))]
-    .map((cells) => `| ${cells.join(' | ')} |`)
-    .join('\n');
+  const cell = (nodes: Inline[]) => inlineMarkdown(nodes, links, 'cell');
+  const header = columns.map((c) => escapeText(c.title, 'cell'));
+  const body = rows.map((row) => row.map(cell));
+  // A loop, not a spread into Math.max: a table of many rows would overflow the stack.
+  const widths = columns.map(() => 3);
+  for (const cells of [header, ...body]) {
+    cells.forEach((text, i) => {
+      widths[i] = Math.max(widths[i] ?? 3, text.length);
+    });
+  }
+  const rule = columns.map((c, i) => ruleCell(c.align, widths[i] ?? 3));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((text, i) => padCell(text, widths[i] ?? 3, columns[i]?.align)).join(' | ')} |`;
+  return [line(header), `| ${rule.join(' | ')} |`, ...body.map(line)].join('\n');
 }
 
-/** `"` in a template tag's attribute. */
-const attr = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+function ruleCell(align: string | undefined, width: number): string {
+  if (align === 'center') return `:${'-'.repeat(width - 2)}:`;
+  if (align === 'right') return `${'-'.repeat(width - 1)}:`;
+  return '-'.repeat(width);
+}
+
+function padCell(text: string, width: number, align: string | undefined): string {
+  const room = width - text.length;
+  if (align === 'right') return ' '.repeat(room) + text;
+  if (align === 'center') {
+    const before = Math.floor(room / 2);
+    return ' '.repeat(before) + text + ' '.repeat(room - before);
+  }
+  return text + ' '.repeat(room);
+}
 
 function destination(url: string): string {
   return /[\s<>()]/.test(url) || url === '' ? `<${url.replace(/([<>\\])/g, '\\$1')}>` : url;
@@ -197,7 +261,11 @@ type Where = 'block' | 'line' | 'cell' | 'html';
  * the start of a line what would start a block.
  */
 function escapeText(value: string, where: Where): string {
-  let escaped = value.replace(/([\\`*_[\]<>~|{}&!#$])/g, '\\$1');
+  // A `|` is a cell's end in a table, and could start a table on a line of its own.
+  const pipes = where === 'cell' || value.includes('\n');
+  let escaped = value.replace(/[\\`*_[\]<>~|{}&!#$]/g, (char, at: number) =>
+    (char === '|' ? pipes : needsEscape(value, char, at)) ? `\\${char}` : char,
+  );
   // A line break in a cell or in HTML is GitBook's `<br>`; in a heading, a space.
   if (where === 'cell' || where === 'html') escaped = escaped.replaceAll('\n', '<br>');
   else if (where !== 'block') escaped = escaped.replaceAll('\n', ' ');
@@ -210,23 +278,73 @@ function escapeText(value: string, where: Where): string {
   return escaped;
 }
 
+/**
+ * Whether a character of text would be read as Markdown where it stands. GitBook escapes only
+ * those (`$12`, `a & b`, `score > 0`, `#tag`, `Wow!`): `\\`, `` ` ``, `*`, `_`, `[`, `]`, `~`
+ * always; the others beside what would make them syntax, and at the text's edges, where the
+ * next inline's markup (a link's `[`, a formula's `$$`) could.
+ */
+function needsEscape(value: string, char: string, at: number): boolean {
+  const before = at === 0 ? '\n' : value[at - 1];
+  const next = value[at + 1];
+  switch (char) {
+    case '<':
+      return next === undefined || /[A-Za-z/!?]/.test(next);
+    case '>':
+    case '#':
+      // A quote or a heading at a line's start; a heading's closing `#`s at its end.
+      return before === '\n' || (char === '#' && (next === undefined || next === '\n'));
+    case '{':
+    case '}':
+      // A template tag `{% … %}`, an expression `{{ … }}`.
+      return next === undefined || next === '%' || next === char || before === char;
+    case '&':
+      return next === undefined || /^#?[A-Za-z0-9]+;/.test(value.slice(at + 1, at + 34));
+    case '!':
+      // Before a link's `[`, it would make an image: inlineMarkdown escapes it there.
+      return false;
+    case '$':
+      return next === undefined || next === '$' || before === '$';
+    default:
+      return true;
+  }
+}
+
 const MARK_SYNTAX: Record<string, string> = {
   bold: '**',
   italic: '*',
   strikethrough: '~~',
 };
 
+/** Marks in HTML (a caption, a card's cell), as GitBook writes them there. */
+const MARK_TAGS: Record<string, string> = {
+  bold: 'strong',
+  italic: 'em',
+  strikethrough: 's',
+};
+
+/**
+ * The order GitBook nests marks opened together, outermost first: a colour, then
+ * `~~_**text**_~~`.
+ */
+const MARK_RANK = (key: string) =>
+  key.startsWith('color ') ? 0 : ['strikethrough', 'italic', 'bold'].indexOf(key) + 1;
+
 /** A mark as a key: its type, and a colour mark's colours. */
 const markKey = (m: Mark) =>
   m.type === 'color'
     ? `color ${m.data?.text ?? 'default'} ${m.data?.background ?? 'default'}`
     : m.type;
-const opening = (key: string) => {
+const opening = (key: string, where: Where) => {
+  if (where === 'html' && MARK_TAGS[key] !== undefined) return `<${MARK_TAGS[key]}>`;
   if (!key.startsWith('color ')) return MARK_SYNTAX[key] ?? '';
   const [, text = 'default', background = 'default'] = key.split(' ');
   return colorMarkOpen({ object: 'mark', type: 'color', data: { text, background } });
 };
-const closing = (key: string) => (key.startsWith('color ') ? '</mark>' : (MARK_SYNTAX[key] ?? ''));
+const closing = (key: string, where: Where) => {
+  if (where === 'html' && MARK_TAGS[key] !== undefined) return `</${MARK_TAGS[key]}>`;
+  return key.startsWith('color ') ? '</mark>' : (MARK_SYNTAX[key] ?? '');
+};
 
 /**
  * Inline content: marks opened and closed around runs of leaves (a mark spanning several leaves
@@ -241,6 +359,10 @@ export function inlineMarkdown(nodes: readonly Inline[], links: PageLinks, where
     else if (node.type === 'link') {
       const inner = inlineMarkdown(node.nodes, links, where);
       const href = linkHref(node.data.ref, links);
+      // `!` then `[…](…)` would be an image.
+      const before = out.at(-1);
+      if (where !== 'html' && before?.endsWith('!'))
+        out[out.length - 1] = `${before.slice(0, -1)}\\!`;
       out.push(
         where === 'html'
           ? `<a href="${href.replaceAll('&', '&#x26;').replaceAll('"', '&#x22;')}">${inner}</a>`
@@ -288,7 +410,7 @@ function lineStarts(value: string): string {
   return value
     .split('\n')
     .map((line) =>
-      line.replace(/^(\s*)([-+=]|\d+(?=[.)]))/, (_, space: string, start: string) =>
+      line.replace(/^(\s*)([-+=]|\d+(?=[.)](?:[ \t]|$)))/, (_, space: string, start: string) =>
         /^\d/.test(start) ? `${space}${start}\\` : `${space}\\${start}`,
       ),
     )
@@ -313,8 +435,14 @@ function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
   const open: string[] = [];
   const close = (keep: string[]) => {
     // A closing delimiter may not follow a space: the spaces go after it (`**a** `).
-    while (open.some((m) => !keep.includes(m))) out += closing(open.pop() as string);
+    while (open.some((m) => !keep.includes(m))) {
+      const key = open.pop() as string;
+      if (key === 'italic' && where !== 'html') italics.push(out.length);
+      out += closing(key, where);
+    }
   };
+  // Where each italic `*` was written, opening then closing: `_` where the text around allows.
+  const italics: number[] = [];
   for (const leaf of leaves) {
     const isCode = leaf.marks.some((m) => m.type === 'code');
     const blank = !isCode && leaf.text.trim() === '';
@@ -323,7 +451,7 @@ function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
     const marks = blank ? own.filter((t) => open.includes(t)) : own;
     close(marks);
     const body = isCode ? codeSpan(leaf.text, where) : escapeText(leaf.text, where);
-    const adds = marks.filter((m) => !open.includes(m));
+    const adds = marks.filter((m) => !open.includes(m)).sort((a, b) => MARK_RANK(a) - MARK_RANK(b));
     const lead = adds.length > 0 ? body.slice(0, body.length - body.trimStart().length) : '';
     write(lead);
     if (adds.length > 0) {
@@ -331,14 +459,50 @@ function leavesMarkdown(leaves: readonly Leaf[], where: Where): string {
       trail = '';
     }
     for (const m of adds) {
-      out += opening(m);
+      if (m === 'italic' && where !== 'html') italics.push(out.length);
+      out += opening(m, where);
       open.push(m);
     }
     write(body.slice(lead.length));
   }
   close([]);
-  return out + trail;
+  return underscores(out + trail, italics);
 }
+
+/**
+ * GitBook's italic is `_text_`. An `_` opens or closes only beside a space or punctuation (never
+ * within a word, `a_b_c`), so a pair next to a letter or digit keeps `*`. Before the first
+ * delimiter and after the last comes another inline's markup or nothing: both count as
+ * punctuation.
+ */
+function underscores(text: string, italics: readonly number[]): string {
+  if (italics.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i + 1 < italics.length; i += 2) {
+    const open = italics[i] as number;
+    const close = italics[i + 1] as number;
+    if (!flankable(text, open - 1, -1) || !flankable(text, close + 1, 1)) continue;
+    out += `${text.slice(from, open)}_${text.slice(open + 1, close)}_`;
+    from = close + 1;
+  }
+  return out + text.slice(from);
+}
+
+/** Whether the character at `at` (a surrogate pair read whole, `step` the way away from the
+ * delimiter) is a space, punctuation or symbol as markdown-it reads them, or the text's edge. */
+function flankable(text: string, at: number, step: -1 | 1): boolean {
+  if (at < 0 || at >= text.length) return true;
+  const unit = text.charCodeAt(at);
+  const pair = step === -1 ? unit >= 0xdc00 && unit <= 0xdfff : unit >= 0xd800 && unit <= 0xdbff;
+  const char = pair
+    ? text.slice(step === -1 ? at - 1 : at, step === -1 ? at + 1 : at + 2)
+    : text[at];
+  return EDGE.test(char ?? '');
+}
+
+/** markdown-it's white space, and Unicode punctuation and symbols. */
+const EDGE = /^(?:[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]|[\p{P}\p{S}])$/u;
 
 /** The length of the longest run of `char` in `value` (a loop: a spread of every run's length
  * into `Math.max` overflows the stack on a long code block). */

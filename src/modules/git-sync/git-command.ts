@@ -26,6 +26,8 @@ export interface FetchOptions {
   addresses?: readonly string[];
   /** Stops the fetch when aborted. */
   signal?: AbortSignal;
+  /** The cache repository's ref the commit is kept at (IMPORT_REF by default). */
+  into?: string;
 }
 
 /**
@@ -45,21 +47,7 @@ export async function fetchRef(
     await mkdir(cacheDir, { recursive: true });
     await runGit(['init', '--bare', '--quiet', cacheDir]);
   }
-  const config: string[] = [];
-  let url: string;
-  if (source.kind === 'local') {
-    config.push('protocol.file.allow=always');
-    // A file:// URL, not a path: git's local-path shortcut would ignore --depth.
-    url = pathToFileURL(source.path).href;
-  } else {
-    url = source.url;
-    const addresses = options.addresses ?? [];
-    if (source.transport === 'https' && addresses.length > 0) {
-      // curl connects to the checked addresses only, whatever DNS answers now.
-      const list = addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',');
-      config.push(`http.curloptResolve=${source.host}:${source.port}:${list}`);
-    }
-  }
+  const { url, config } = remoteOf(source, options.addresses);
   const depth = options.depth ?? 1;
   await runGit(
     [
@@ -73,7 +61,7 @@ export async function fetchRef(
       ...(depth > 0 ? [`--depth=${depth}`] : []),
       '--',
       url,
-      `+${ref}:${IMPORT_REF}`,
+      `+${ref}:${options.into ?? IMPORT_REF}`,
     ],
     {
       config,
@@ -87,9 +75,29 @@ export async function fetchRef(
     'rev-parse',
     '--verify',
     '--quiet',
-    `${IMPORT_REF}^{commit}`,
+    `${options.into ?? IMPORT_REF}^{commit}`,
   ]);
   return oid.toString('utf8').trim();
+}
+
+/**
+ * The URL git is given for a location and the settings that go with it: a local repository as a
+ * file:// URL (git's local-path shortcut would ignore --depth), an https one pinned to the
+ * addresses the URL policy checked (curl connects to them only, whatever DNS answers now).
+ */
+export function remoteOf(
+  source: RepositoryLocation,
+  addresses: readonly string[] = [],
+): { url: string; config: string[] } {
+  if (source.kind === 'local') {
+    return { url: pathToFileURL(source.path).href, config: ['protocol.file.allow=always'] };
+  }
+  const config: string[] = [];
+  if (source.transport === 'https' && addresses.length > 0) {
+    const list = addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',');
+    config.push(`http.curloptResolve=${source.host}:${source.port}:${list}`);
+  }
+  return { url: source.url, config };
 }
 
 export interface CommitInfo {
@@ -180,7 +188,7 @@ export function isBinary(data: Buffer): boolean {
 const LFS_HEADER = 'version https://git-lfs.github.com/spec/v1\n';
 
 /** A commit or object id, or a GitError: ids are given to git as arguments. */
-function checkOid(oid: string): string {
+export function checkOid(oid: string): string {
   if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid)) {
     throw new GitError('unknown-ref', `${JSON.stringify(oid)} is not an object id`);
   }

@@ -14,6 +14,8 @@ export type GitFailure =
   | 'not-a-repository'
   | 'timeout'
   | 'output-too-large'
+  /** A push the remote refused because the branch moved on (not a fast-forward). */
+  | 'push-rejected'
   | 'failed';
 
 export class GitError extends Error {
@@ -35,7 +37,9 @@ export interface RunOptions {
   /** `-c` settings for this run only. */
   config?: readonly string[];
   /** What the process reads on stdin. */
-  input?: string;
+  input?: string | Buffer;
+  /** Exit codes that are answers, not failures (`merge-tree` exits 1 on conflicts). */
+  okExit?: readonly number[];
   /** Stops the run (its whole process group) when aborted: a server stopping, a timeout. */
   signal?: AbortSignal;
 }
@@ -135,7 +139,8 @@ export function runGit(args: readonly string[], options: RunOptions = {}): Promi
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', aborted);
       if (failure !== undefined) reject(failure);
-      else if (code === 0) resolve(Buffer.concat(chunks));
+      else if (code === 0 || (code !== null && options.okExit?.includes(code) === true))
+        resolve(Buffer.concat(chunks));
       else reject(classify(args, stderr));
     });
   });
@@ -161,6 +166,12 @@ export function killGroup(pid: number | undefined): void {
 }
 
 const RULES: [GitFailure, RegExp][] = [
+  // Before the others: a refused push names the remote too. A push that lost a race for the
+  // branch's lock is refused the same way (the branch moved meanwhile): fetched again, retried.
+  [
+    'push-rejected',
+    /\[rejected\].*\((fetch first|non-fast-forward|stale info)\)|Updates were rejected because|\[remote rejected\].*\((cannot lock ref|failed to update ref|incorrect old value)/i,
+  ],
   [
     'unknown-ref',
     /couldn't find remote ref|not our ref|no such ref|bad revision|unknown revision|invalid refspec|Needed a single revision|not a valid object name/i,

@@ -29,7 +29,17 @@ export class GitSyncRepository {
    * lease still good). Writes the repository's fields with it.
    */
   async start(
-    row: Omit<GitSyncRow, 'lease_until' | 'ended_at' | 'error' | 'warnings' | 'commit_oid'>,
+    row: Omit<
+      GitSyncRow,
+      | 'lease_until'
+      | 'ended_at'
+      | 'error'
+      | 'warnings'
+      | 'commit_oid'
+      | 'revision_id'
+      | 'owned_paths'
+      | 'conflict'
+    >,
   ): Promise<boolean> {
     const lease = plus(row.started_at, LEASE_MS);
     const fields = {
@@ -51,7 +61,14 @@ export class GitSyncRepository {
     };
     const inserted = await this.db
       .insertInto('git_sync')
-      .values({ space_id: row.space_id, commit_oid: null, ...fields })
+      .values({
+        space_id: row.space_id,
+        commit_oid: null,
+        revision_id: null,
+        owned_paths: null,
+        conflict: null,
+        ...fields,
+      })
       .onConflict((oc) => oc.column('space_id').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true;
@@ -83,12 +100,31 @@ export class GitSyncRepository {
   async end(
     spaceId: string,
     owner: string,
-    end: Pick<GitSyncRow, 'state' | 'error' | 'warnings' | 'ended_at'> & { commit_oid?: string },
+    end: Pick<GitSyncRow, 'state' | 'error' | 'warnings' | 'ended_at'> &
+      Partial<Pick<GitSyncRow, 'revision_id' | 'owned_paths' | 'conflict' | 'direction'>> & {
+        commit_oid?: string;
+      },
     trx: Db = this.db,
   ): Promise<boolean> {
     const result = await trx
       .updateTable('git_sync')
       .set({ ...end, lease_until: null, updated_at: end.ended_at ?? new Date().toISOString() })
+      .where('space_id', '=', spaceId)
+      .where('owner', '=', owner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /** Records where both sides agree while the owner's operation still runs (a pushed commit). */
+  async checkpoint(
+    spaceId: string,
+    owner: string,
+    point: Pick<GitSyncRow, 'revision_id' | 'owned_paths'> & { commit_oid: string },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('git_sync')
+      .set(point)
       .where('space_id', '=', spaceId)
       .where('owner', '=', owner)
       .where('state', '=', 'running')

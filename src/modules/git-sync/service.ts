@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { ContentRepository } from '../content/repository.js';
 import type { FilesRepository } from '../files/repository.js';
 import type { SpacesService } from '../spaces/service.js';
+import { importFailureOf } from './import/fetch.js';
 import { ImportFailed, importCommit } from './import/run.js';
 import type { GitSource } from './import/source.js';
 import { GitSyncRepository, LEASE_MS } from './repository.js';
@@ -29,14 +30,15 @@ export interface ImportRequest {
  * itself runs in the background (GitBook's 204 "queued") and ends as the operation's state.
  */
 export class GitSyncService {
-  private readonly owner = randomUUID();
-  private readonly running = new Map<string, AbortController>();
+  protected readonly owner = randomUUID();
+  protected readonly running = new Map<string, AbortController>();
+  private readonly directions = new Map<string, 'import' | 'export'>();
   /** The runs of this process, to wait for on shutdown (their git processes killed). */
   private readonly runs = new Set<Promise<void>>();
 
   constructor(
-    private readonly repo: GitSyncRepository,
-    private readonly deps: {
+    protected readonly repo: GitSyncRepository,
+    protected readonly deps: {
       spaces: SpacesService;
       content: ContentRepository;
       files: FilesRepository;
@@ -53,7 +55,7 @@ export class GitSyncService {
   }
 
   /** Where operations are logged (the server's logger; silent until given one). */
-  private log: FastifyBaseLogger = pino({ level: 'silent' });
+  protected log: FastifyBaseLogger = pino({ level: 'silent' });
   useLog(log: FastifyBaseLogger): void {
     this.log = log;
   }
@@ -114,24 +116,79 @@ export class GitSyncService {
         'A Git Sync operation of this space is running; wait for it to end (getSpaceGitInfo) and try again',
       );
     }
-    const controller = new AbortController();
-    this.running.set(spaceId, controller);
-    const run = this.run(
-      spaceId,
-      checked.fetchUrl,
-      input,
-      projectDirectory,
-      actor,
+    const lastCommit =
       // "Unchanged" only for the same commit read the same way: another repository or project
       // directory at that commit is other content.
       last !== undefined &&
-        last.url === checked.redacted &&
-        (last.project_directory ?? '') === projectDirectory
+      last.url === checked.redacted &&
+      (last.project_directory ?? '') === projectDirectory
         ? last.commit_oid
-        : null,
-      controller,
-    ).finally(() => {
+        : null;
+    this.track(spaceId, 'import', (controller) =>
+      this.run(spaceId, checked.fetchUrl, input, projectDirectory, actor, lastCommit, controller),
+    );
+  }
+
+  /**
+   * The space's operation slot for the other operations (export, sync): true when this process
+   * now runs one, with the row's repository fields written.
+   */
+  tryStart(
+    row: Omit<Parameters<GitSyncRepository['start']>[0], 'owner' | 'state' | 'updated_at'>,
+  ): Promise<boolean> {
+    return this.repo.start({
+      ...row,
+      state: 'running',
+      owner: this.owner,
+      updated_at: row.started_at,
+    });
+  }
+
+  /** Ends this process's operation of the space (in `trx` when given). */
+  endOperation(
+    spaceId: string,
+    end: Parameters<GitSyncRepository['end']>[2],
+    trx?: Parameters<GitSyncRepository['end']>[3],
+  ): Promise<boolean> {
+    return this.repo.end(spaceId, this.owner, end, trx);
+  }
+
+  /** Records the point both sides agree on while this process's operation still runs. */
+  checkpoint(
+    spaceId: string,
+    point: { commit_oid: string; revision_id: string; owned_paths: string },
+  ): Promise<boolean> {
+    return this.repo.checkpoint(spaceId, this.owner, point);
+  }
+
+  /** The space's Git Sync row (repository, last operation, last agreed point). */
+  row(spaceId: string) {
+    return this.repo.get(spaceId);
+  }
+
+  /** Runs an operation started with tryStart, in the background (see operate). */
+  launch(
+    spaceId: string,
+    direction: 'import' | 'export',
+    work: (log: FastifyBaseLogger, signal: AbortSignal) => Promise<void>,
+  ): void {
+    this.track(spaceId, direction, (controller) =>
+      this.operate(spaceId, direction, controller, (log) => work(log, controller.signal)),
+    );
+  }
+
+  /** Runs an operation this process started in the background, stoppable on shutdown. */
+  protected track(
+    spaceId: string,
+    direction: 'import' | 'export',
+    work: (controller: AbortController) => Promise<void>,
+  ): void {
+    const controller = new AbortController();
+    this.running.set(spaceId, controller);
+    this.directions.set(spaceId, direction);
+    const run = work(controller).finally(() => {
       this.running.delete(spaceId);
+      this.directions.delete(spaceId);
       this.runs.delete(run);
     });
     this.runs.add(run);
@@ -146,15 +203,7 @@ export class GitSyncService {
     lastCommit: string | null,
     controller: AbortController,
   ): Promise<void> {
-    const log = this.log.child({ spaceId, gitSync: 'import' });
-    const heartbeat = setInterval(() => {
-      void this.repo.renew(spaceId, this.owner, new Date().toISOString()).catch(() => undefined);
-    }, LEASE_MS / 3);
-    const timeout = setTimeout(
-      () => controller.abort(new TimedOut()),
-      this.deps.config.operationTimeoutMs,
-    );
-    try {
+    await this.operate(spaceId, 'import', controller, async (log) => {
       const outcome = await importCommit({
         spaceId,
         fetchUrl,
@@ -165,7 +214,7 @@ export class GitSyncService {
         signal: controller.signal,
         ...this.deps,
         log,
-        end: (trx, warnings, commit) =>
+        end: (trx, warnings, commit, synced) =>
           this.repo.end(
             spaceId,
             this.owner,
@@ -175,6 +224,9 @@ export class GitSyncService {
               warnings: JSON.stringify(warnings),
               ended_at: new Date().toISOString(),
               commit_oid: commit,
+              ...(input.standalone === true
+                ? {}
+                : { revision_id: synced.revisionId, owned_paths: JSON.stringify(synced.owned) }),
             },
             trx,
           ),
@@ -198,27 +250,55 @@ export class GitSyncService {
         },
         'git import ended',
       );
+    });
+  }
+
+  /**
+   * Runs an operation the caller started (the space's slot taken): its lease renewed while it
+   * works, stopped at GIT_OPERATION_TIMEOUT_MS or on shutdown, and any failure ended as the
+   * operation's state with a message that says why (`work` ends a success itself).
+   */
+  protected async operate(
+    spaceId: string,
+    direction: 'import' | 'export',
+    controller: AbortController,
+    work: (log: FastifyBaseLogger) => Promise<void>,
+  ): Promise<void> {
+    const log = this.log.child({ spaceId, gitSync: direction });
+    const heartbeat = setInterval(() => {
+      void this.repo.renew(spaceId, this.owner, new Date().toISOString()).catch(() => undefined);
+    }, LEASE_MS / 3);
+    const timeout = setTimeout(
+      () => controller.abort(new TimedOut()),
+      this.deps.config.operationTimeoutMs,
+    );
+    const nothing = direction === 'import' ? 'nothing was imported' : 'nothing was pushed';
+    try {
+      await work(log);
     } catch (error) {
+      const failure = importFailureOf(error);
       const timedOut = controller.signal.reason instanceof TimedOut;
       const stopped = controller.signal.reason instanceof Stopped;
-      const known = error instanceof ImportFailed;
+      const known = failure instanceof ImportFailed;
       const message = timedOut
-        ? `The import took longer than GIT_OPERATION_TIMEOUT_MS (${this.deps.config.operationTimeoutMs} ms); nothing was imported`
+        ? `The ${direction} took longer than GIT_OPERATION_TIMEOUT_MS (${this.deps.config.operationTimeoutMs} ms); ${nothing}`
         : stopped
-          ? STOPPED
+          ? stoppedMessage(direction)
           : known
-            ? error.message
-            : 'The import failed on an error of the server; nothing was imported (the server log has the details)';
-      if (!known && !timedOut && !stopped) log.error({ err: error }, 'git import failed');
-      else log.warn({ reason: message }, 'git import failed');
+            ? failure.message
+            : `The ${direction} failed on an error of the server; ${nothing} (the server log has the details)`;
+      if (!known && !timedOut && !stopped) log.error({ err: error }, `git ${direction} failed`);
+      else log.warn({ reason: message }, `git ${direction} failed`);
       await this.repo
         .end(spaceId, this.owner, {
           state: timedOut ? 'timeout' : 'failure',
           error: message,
-          warnings: JSON.stringify(known ? error.warnings : []),
+          warnings: JSON.stringify(known ? failure.warnings : []),
           ended_at: new Date().toISOString(),
         })
-        .catch((e: unknown) => log.error({ err: e }, 'could not record the end of a git import'));
+        .catch((e: unknown) =>
+          log.error({ err: e }, `could not record the end of a git ${direction}`),
+        );
     } finally {
       clearInterval(heartbeat);
       clearTimeout(timeout);
@@ -251,7 +331,7 @@ export class GitSyncService {
       await this.repo
         .end(spaceId, this.owner, {
           state: 'failure',
-          error: STOPPED,
+          error: stoppedMessage(this.directions.get(spaceId) ?? 'import'),
           warnings: '[]',
           ended_at: now,
         })
@@ -261,7 +341,10 @@ export class GitSyncService {
   }
 }
 
-const STOPPED = 'The server stopped during the import; nothing was imported. Run the import again.';
+const stoppedMessage = (direction: 'import' | 'export') =>
+  direction === 'import'
+    ? 'The server stopped during the import; nothing was imported. Run the import again.'
+    : 'The server stopped during the export; nothing was pushed. Run the export again.';
 
-class TimedOut extends Error {}
-class Stopped extends Error {}
+export class TimedOut extends Error {}
+export class Stopped extends Error {}

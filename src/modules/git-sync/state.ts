@@ -2,7 +2,7 @@ import type { GitSyncRow } from '../../db/schema.js';
 
 /** The error of an operation whose server stopped (or lost the database) before it ended. */
 export const ABANDONED =
-  'The server running this import stopped before it ended; nothing was imported. Run the import again.';
+  'The server running this operation stopped before it ended; run it again (the next run starts from the last point both sides agreed on, so nothing is lost).';
 
 /** GitBook's GitSyncState, as `getSpaceGitInfo` answers and `Space.gitSync` carries it. */
 export interface GitSyncState {
@@ -20,6 +20,15 @@ export interface GitSyncState {
   };
   operationTimeout?: number;
   updatedAt: string;
+  /** Livery: the last sync where both sides changed the same files. */
+  conflict?: {
+    at: string;
+    winner: 'git' | 'livery';
+    files: string[];
+    kept: { kind: 'change-request'; id: string } | { kind: 'branch'; name: string };
+  };
+  /** Livery: the commit both sides last agreed on. */
+  commit?: string;
   /** Livery: what the latest operation left out, each with its file and line. */
   warnings: { file: string; line?: number; message: string }[];
 }
@@ -55,6 +64,10 @@ export function gitSyncStateOf(
     },
     ...(operationTimeout === undefined ? {} : { operationTimeout }),
     updatedAt: row.updated_at,
+    ...(row.conflict === null || row.conflict === undefined
+      ? {}
+      : { conflict: JSON.parse(row.conflict) as NonNullable<GitSyncState['conflict']> }),
+    ...(row.commit_oid === null ? {} : { commit: row.commit_oid }),
     warnings: JSON.parse(row.warnings) as GitSyncState['warnings'],
   };
 }

@@ -27,8 +27,12 @@ export interface MarkdownContext {
   inline(nodes: readonly Inline[], where: 'block' | 'line' | 'cell'): string;
 }
 
-/** `"` and `&` in a template tag's attribute (read back by gitbook-syntax.ts `tagAttributes`). */
-export const attr = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+/**
+ * `"` in a template tag's attribute, and `&` where it would read as one of the two entities
+ * gitbook-syntax.ts `tagAttributes` decodes: GitBook writes a URL's `&` as it is (`?a=1&b=2`).
+ */
+export const attr = (value: string) =>
+  value.replace(/&(?=amp;|quot;)/g, '&amp;').replaceAll('"', '&quot;');
 
 /** `name="value"` pairs of the defined ones, each preceded by a space. */
 export function attrs(pairs: [string, string | number | boolean | undefined][]): string {

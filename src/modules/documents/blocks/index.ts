@@ -7,7 +7,7 @@ import type { HtmlContext, MarkdownContext } from './context.js';
 import { fileHtml, fileMarkdown, fileOf } from './file.js';
 import { includeHtml, includeMarkdown, includeOf } from './include.js';
 import { integrationHtml, integrationMarkdown, integrationOf } from './integration.js';
-import { mathHtml, mathMarkdown } from './math.js';
+import { mathBlockMarkdown, mathHtml } from './math.js';
 import { openapiHtml, openapiMarkdown, openapiOf } from './openapi.js';
 import { promptHtml, promptMarkdown, promptOf } from './prompt.js';
 import { stepperHtml, stepperMarkdown, stepperOf } from './stepper.js';
@@ -116,7 +116,7 @@ export function tagBlockMarkdown(node: Block, c: MarkdownContext): string | unde
     case 'columns':
       return columnsMarkdown(node, c);
     case 'math':
-      return mathMarkdown(String(node.data.formula ?? ''));
+      return mathBlockMarkdown(String(node.data.formula ?? ''));
     case 'file':
       return fileMarkdown(node, c);
     case 'reusable-content':

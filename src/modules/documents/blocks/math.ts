@@ -100,3 +100,16 @@ export function mathHtml(formula: string, display: boolean): SafeHtml {
 
 /** Block and inline formulas alike: GitBook reads `$$…$$` alone in a paragraph as the block. */
 export const mathMarkdown = (formula: string): string => `$$${formula}$$`;
+
+/**
+ * A formula block as GitBook writes it, on three lines: `$$`, the formula, `$$`. A formula with a
+ * line that would end the paragraph or start another block (a blank line, `- `, `# `, `===`…) is
+ * written on one line, where the paragraph keeps it.
+ */
+export function mathBlockMarkdown(formula: string): string {
+  const safe = formula.split('\n').every((line) => !BLOCK_START.test(line));
+  return safe ? `$$\n${formula}\n$$` : mathMarkdown(formula);
+}
+
+/** A line that is blank, or could start a block or a setext underline within a paragraph. */
+const BLOCK_START = /^\s*$|^ {0,3}(?:[-+*#>=_|`~<]|\d{1,9}[.)]|\{%)/;

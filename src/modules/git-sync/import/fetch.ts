@@ -11,10 +11,12 @@ import {
   type RepositoryLocation,
 } from '../repository-url.js';
 import { ImportFailed } from './run.js';
+import type { Snapshot } from './snapshot.js';
 import type { GitSource } from './source.js';
 
 /** What each failure of `git` tells the user (the operation's `error`). */
 const REASONS: Readonly<Record<string, string>> = {
+  'push-rejected': 'The repository refused the push: its branch moved on',
   unreachable: 'The repository could not be reached (the host is unknown or does not answer)',
   authentication:
     'The repository refused the credentials (give them in the URL, as https://user:token@host/…)',
@@ -63,10 +65,7 @@ export function gitSource(config: GitSyncConfig): GitSource {
       // One cache repository per space and repository: imports of one space never overlap (its
       // operation lock), while two spaces importing one repository at once would race on its
       // refs, lock files and shallow file.
-      const dir = join(
-        config.cacheDir,
-        `${createHash('sha256').update(`${checked.spaceId}\0${where}`).digest('hex').slice(0, 32)}.git`,
-      );
+      const dir = cacheDirOf(config, checked.spaceId, where);
       try {
         await removeStaleLocks(dir);
         const oid = await fetchRef(dir, checked.location, ref, {
@@ -76,25 +75,55 @@ export function gitSource(config: GitSyncConfig): GitSource {
           ...(checked.addresses === undefined ? {} : { addresses: checked.addresses }),
         });
         if (signal.aborted) throw signal.reason;
-        const [commit, entries] = await Promise.all([commitInfo(dir, oid), listTree(dir, oid)]);
-        return {
-          oid,
-          message: commit.message,
-          entries: entries.map((e) => ({
-            path: e.path,
-            mode: e.mode,
-            oid: e.oid,
-            size: e.size ?? 0,
-          })),
-          read: (oids) => readBlobs(dir, oids, { timeoutMs: config.operationTimeoutMs, signal }),
-        };
+        return await localSnapshot(dir, oid, config.operationTimeoutMs, signal);
       } catch (error) {
-        if (error instanceof GitError) {
-          throw new ImportFailed(`${REASONS[error.reason] ?? REASONS.failed} (${error.message})`);
-        }
-        throw error;
+        throw importFailureOf(error);
       }
     },
+    async open(url, spaceId) {
+      const location = checkRepositoryUrl(url, policy);
+      const addresses =
+        location.kind === 'remote' && !policy.allowPrivate
+          ? await assertPublicHost(location.host)
+          : undefined;
+      const where = location.kind === 'remote' ? location.redacted : location.path;
+      const dir = cacheDirOf(config, spaceId, where);
+      await removeStaleLocks(dir);
+      return { dir, location, ...(addresses === undefined ? {} : { addresses }), redacted: where };
+    },
+    snapshotAt: (dir, oid, signal) => localSnapshot(dir, oid, config.operationTimeoutMs, signal),
+  };
+}
+
+/** A git failure as the reason an operation gives (its `error`); anything else unchanged. */
+export function importFailureOf(error: unknown): unknown {
+  if (error instanceof GitError) {
+    return new ImportFailed(`${REASONS[error.reason] ?? REASONS.failed} (${error.message})`);
+  }
+  return error;
+}
+
+/** The cache repository of a space and repository under GIT_CACHE_DIR. */
+function cacheDirOf(config: GitSyncConfig, spaceId: string, where: string): string {
+  return join(
+    config.cacheDir,
+    `${createHash('sha256').update(`${spaceId}\0${where}`).digest('hex').slice(0, 32)}.git`,
+  );
+}
+
+/** A commit the cache repository holds, as the importer reads it. */
+async function localSnapshot(
+  dir: string,
+  oid: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Snapshot> {
+  const [commit, entries] = await Promise.all([commitInfo(dir, oid), listTree(dir, oid)]);
+  return {
+    oid,
+    message: commit.message,
+    entries: entries.map((e) => ({ path: e.path, mode: e.mode, oid: e.oid, size: e.size ?? 0 })),
+    read: (oids) => readBlobs(dir, oids, { timeoutMs, signal }),
   };
 }
 

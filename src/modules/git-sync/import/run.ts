@@ -31,6 +31,9 @@ export class ImportFailed extends Error {
   }
 }
 
+/** Two-way sync: the space has a revision the import was not asked to replace (sync again). */
+export class SpaceMoved extends Error {}
+
 /** Where an import's time went, ms per phase (logged with its end, for operators). */
 export type ImportTimings = Partial<Record<'fetch' | 'pages' | 'files' | 'write', number>>;
 
@@ -82,7 +85,21 @@ export async function importCommit(input: {
   source: GitSource;
   limits: ContentLimits;
   log: FastifyBaseLogger;
-  end: (trx: Db, warnings: Warning[], commit: string) => Promise<boolean>;
+  /**
+   * Ends the operation in the revision's transaction, with the point both sides now agree on
+   * (the revision, and the repository paths the space owns there).
+   */
+  end: (
+    trx: Db,
+    warnings: Warning[],
+    commit: string,
+    synced: { revisionId: string; owned: string[] },
+  ) => Promise<boolean>;
+  /**
+   * Two-way sync: the space's revision the import must replace. Another revision meanwhile (an
+   * edit not yet exported) ends the import with SpaceMoved instead of overwriting it.
+   */
+  expectedRevision?: string;
 }): Promise<ImportOutcome> {
   const timings: ImportTimings = {};
   let mark = performance.now();
@@ -283,8 +300,16 @@ export async function importCommit(input: {
       ? {}
       : { url: `${input.request.repoCommitURL}${snapshot.oid}` }),
   };
+  const owned = [
+    ...(summaryText === undefined ? [] : [join(root, summaryPath)]),
+    ...reusable.map((r) => r.gitPath ?? join(root, r.path)),
+    ...files.map((f) => f.gitPath ?? join(root, f.path)),
+  ];
   for (let attempt = 1; ; attempt++) {
     const currentId = await input.spaces.currentRevisionId(input.spaceId);
+    if (input.expectedRevision !== undefined && currentId !== input.expectedRevision) {
+      throw new SpaceMoved();
+    }
     const base = await input.content.revision(currentId);
     const now = new Date().toISOString();
     const built = buildTree({
@@ -326,13 +351,18 @@ export async function importCommit(input: {
       async (trx) => {
         if (fileSet !== undefined) await input.files.putSet(trx, input.spaceId, fileSet);
         if (reusableSet !== undefined) await input.files.putSet(trx, input.spaceId, reusableSet);
-        return input.end(trx, [...warnings, ...built.warnings], snapshot.oid);
+        const pagePaths = [...built.pageFiles.keys()].map((p) => join(root, p));
+        return input.end(trx, [...warnings, ...built.warnings], snapshot.oid, {
+          revisionId,
+          owned: [...new Set([...owned, ...pagePaths])].sort(),
+        });
       },
     );
     if (written) {
       lap('write');
       return { kind: 'imported', commit: snapshot.oid, revision: revisionId, warnings, timings };
     }
+    if (input.expectedRevision !== undefined) throw new SpaceMoved();
     if (attempt >= WRITE_TRIES) {
       throw new ImportFailed('The space kept changing during the import; run it again', warnings);
     }

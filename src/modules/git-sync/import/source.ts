@@ -1,4 +1,15 @@
+import type { RepositoryLocation } from '../repository-url.js';
 import type { Snapshot } from './snapshot.js';
+
+/** A repository as a sync works with it: its location and the space's cache repository. */
+export interface Workspace {
+  dir: string;
+  location: RepositoryLocation;
+  /** The addresses the URL policy checked (an https fetch or push is pinned to them). */
+  addresses?: string[];
+  /** The URL as shown: credentials `***`. */
+  redacted: string;
+}
 
 /** Where repositories come from: the URL policy and the `git` command (fetch.ts). */
 export interface GitSource {
@@ -13,4 +24,8 @@ export interface GitSource {
   projectDirectory(value: string | undefined): string;
   /** The commit at `ref`, fetched shallowly; ImportFailed with the reason when it cannot be. */
   snapshot(fetchUrl: string, ref: string, signal: AbortSignal): Promise<Snapshot>;
+  /** A repository a sync works with (the URL policy checked, 400 naming `url` otherwise). */
+  open(url: string, spaceId: string): Promise<Workspace>;
+  /** A commit the cache repository holds, as the importer reads it. */
+  snapshotAt(dir: string, oid: string, signal: AbortSignal): Promise<Snapshot>;
 }
