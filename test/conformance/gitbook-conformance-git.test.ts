@@ -8,11 +8,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { pngOf, TestRepo } from '../helpers/git-repo.js';
+import { TestRemote } from '../helpers/git-remote.js';
 import { type Api0202, failure0202, recordingClient } from '../helpers/gitbook-0202.js';
 import { Conformance } from '../helpers/gitbook-conformance.js';
 import { assertCoverage } from '../helpers/gitbook-conformance-plan.js';
 
 const repo = new TestRepo();
+const remote = new TestRemote();
 let t: TestContext;
 let api: Api0202;
 let c: Conformance;
@@ -21,7 +23,10 @@ let g: Conformance;
 let commit: string;
 
 before(async () => {
-  t = await createTestApp({ GIT_LOCAL_DIRS: repo.root, GIT_CACHE_DIR: `${repo.root}/.cache` });
+  t = await createTestApp({
+    GIT_LOCAL_DIRS: `${repo.root}:${remote.root}`,
+    GIT_CACHE_DIR: `${repo.root}/.cache`,
+  });
   ({ api } = await recordingClient(t));
   c = new Conformance(t);
   g = new Conformance(t);
@@ -40,6 +45,7 @@ before(async () => {
 after(async () => {
   await t.close();
   repo.dispose();
+  remote.dispose();
 });
 
 describe('GitBook 0.202 client and conformance: Git Sync import', () => {
@@ -157,6 +163,37 @@ describe('GitBook 0.202 client and conformance: Git Sync import', () => {
       if (info.operation?.state !== 'running') break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+    // An export through the client, then one judged as a request: both 204, then a success.
+    const exported = await api.spaces.exportToGitRepository(space.id, {
+      url: remote.url,
+      ref: 'refs/heads/main',
+      commitMessage: 'GITBOOK-8: exported by the client',
+    });
+    assert.equal(exported.status, 204);
+    let exportState = (await api.spaces.getSpaceGitInfo(space.id)).data;
+    for (let i = 0; exportState.operation?.state === 'running' && i < 400; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      exportState = (await api.spaces.getSpaceGitInfo(space.id)).data;
+    }
+    assert.equal(exportState.operation?.state, 'success', JSON.stringify(exportState));
+    assert.equal(exportState.operation?.direction, 'export');
+    assert.equal(remote.message(), 'GITBOOK-8: exported by the client');
+    assert.equal(remote.file('guide.md'), '---\ndescription: The guide\n---\n\n# Guide\n\nBack [home](README.md).\n');
+    await g.call(
+      'exportToGitRepository',
+      {
+        method: 'POST',
+        url: `${s}/git/export`,
+        payload: { url: remote.url, ref: 'refs/heads/main', commitMessage: 'Again: no change' },
+      },
+      { status: 204 },
+    );
+    for (let i = 0; i < 400; i++) {
+      const info = (await api.spaces.getSpaceGitInfo(space.id)).data;
+      if (info.operation?.state !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.equal(remote.count(), 1, 'an unchanged space: no second commit');
     const { data: never } = await api.orgs.createSpace(t.orgId, { title: 'Never synced' });
     await g.call(
       'getSpaceGitInfo',

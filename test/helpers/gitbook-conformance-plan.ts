@@ -112,6 +112,7 @@ export const AREAS = {
   ],
   git: [
     'importGitRepository',
+    'exportToGitRepository',
     'getSpaceGitInfo',
     'listFiles',
     'getFileById',
