@@ -236,7 +236,7 @@ export function buildServices(
     baseUrl: config.baseUrl,
   });
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
-  // A branch imported as a change request gets its preview link (docs/content.md).
+  // A branch imported as a change request gets its preview link (docs/change-request-previews.md).
   gitLinks.usePreviews(previews);
   return {
     gitSync,

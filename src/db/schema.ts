@@ -205,7 +205,7 @@ export interface PageBodyRow {
   markdown: string;
 }
 
-/** A change request's preview link (docs/content.md, "Change request previews"). */
+/** A change request's preview link (docs/change-request-previews.md). */
 export interface ChangeRequestPreviewRow {
   id: string;
   space_id: string;

@@ -14,7 +14,7 @@ import { assertPlain404, rawVisit, visit } from '../helpers/published.js';
 import { memberWithRole, requestAs } from '../helpers/roles.js';
 
 /**
- * Change request previews (Livery extension, docs/content.md "Change request previews"): the
+ * Change request previews (Livery extension, docs/change-request-previews.md): the
  * link's API (open is idempotent, GET, DELETE), the public page of a change request's content
  * under `/s/@livery/preview/{id}.{signature}/`, its headers, its end (410: closed, merged),
  * forged and junk addresses (404, never a 5xx), and who may make a link.

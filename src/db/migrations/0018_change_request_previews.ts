@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // Shipped migrations are never edited: a change to the schema is a new numbered file.
 
 /**
- * Change request previews (docs/content.md, "Change request previews"): a link that lets anyone
+ * Change request previews (docs/change-request-previews.md): a link that lets anyone
  * holding it read a change request's content as the published site would show it.
  *
  * - `change_request_previews`: one row per link ever made. The link's signature is not stored:

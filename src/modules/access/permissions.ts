@@ -250,7 +250,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   listPagesInChangeRequest: p('read', 'space:read'),
   getPageInChangeRequestById: p('read', 'space:read'),
   getPageInChangeRequestByPath: p('read', 'space:read'),
-  // Change request previews (Livery extension, docs/content.md).
+  // Change request previews (Livery extension, docs/change-request-previews.md).
   createChangeRequestPreviewLink: p(
     'edit',
     'space:write',

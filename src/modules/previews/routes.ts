@@ -14,7 +14,7 @@ import { type ChangeRequestPreviewsService, PREVIEW_SEGMENT } from './service.js
 const PATH = '/spaces/:spaceId/change-requests/:changeRequestId/preview-link';
 const tags = ['change-requests', 'livery'];
 
-/** `…/change-requests/{changeRequestId}/preview-link` (Livery extension, docs/content.md). */
+/** `…/change-requests/{changeRequestId}/preview-link` (Livery extension, docs/change-request-previews.md). */
 export const previewLinkRoutes: FastifyPluginAsyncTypebox<{
   previews: ChangeRequestPreviewsService;
 }> = async (app, { previews }) => {
@@ -26,7 +26,7 @@ export const previewLinkRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'createChangeRequestPreviewLink',
         summary: "Get or make the change request's preview link",
         description:
-          "Livery extension. The change request's open preview link, made when it has none (so calling it again answers the same link). Its `url` shows the change request's content as the published site would show the space, to anyone holding it, until the link is deleted or the change request merged or archived (a merged or archived change request is a 409). See docs/content.md.",
+          "Livery extension. The change request's open preview link, made when it has none (so calling it again answers the same link). Its `url` shows the change request's content as the published site would show the space, to anyone holding it, until the link is deleted or the change request merged or archived (a merged or archived change request is a 409). See docs/change-request-previews.md.",
         tags,
         params: PreviewParams,
         body: CreatePreviewLinkSchema,

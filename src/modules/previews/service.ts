@@ -37,7 +37,7 @@ const TOKEN = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
 const LIVE: ReadonlySet<ChangeRequestRow['status']> = new Set(['open', 'draft']);
 
 /**
- * Change request previews (docs/content.md, "Change request previews"): a link per change
+ * Change request previews (docs/change-request-previews.md): a link per change
  * request that lets anyone holding it read the change request's content as the published site
  * shows the space. The link is the row's id signed with the server key; the signature is never
  * stored, so the server can give the same URL again and a leaked database row opens nothing.
