@@ -58,6 +58,9 @@ import { InvitesService } from './modules/invites/service.js';
 import { MembersRepository } from './modules/members/repository.js';
 import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
+import { PreviewsRepository } from './modules/previews/repository.js';
+import { previewLinkRoutes } from './modules/previews/routes.js';
+import { ChangeRequestPreviewsService } from './modules/previews/service.js';
 import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
 import { plain404 } from './modules/published/routes.js';
@@ -114,6 +117,8 @@ export function buildServices(
   workers: Workers = new Workers(config.workers),
 ) {
   const urls = new Urls(config.baseUrl, config.publicUrl);
+  // The server's key (src/server-key.ts): one instance, loaded at its first use.
+  const serverKey = new ServerKey(config.gitSync.secretKey);
   const identity = new IdentityService(new IdentityRepository(db), urls);
   const spaces = new SpacesService(
     new SpacesRepository(db),
@@ -187,6 +192,14 @@ export function buildServices(
     publicUrl: config.publicUrl,
     workers,
   });
+  const previews = new ChangeRequestPreviewsService(new PreviewsRepository(db), {
+    content,
+    changeRequests: contentRepository,
+    published,
+    key: serverKey,
+    publicUrl: config.publicUrl,
+    mount: new URL(config.publicUrl).pathname,
+  });
   const search = new SearchService({
     sites,
     content,
@@ -213,7 +226,6 @@ export function buildServices(
     config: config.gitSync,
     limits: config.contentLimits,
   });
-  const serverKey = new ServerKey(config.gitSync.secretKey);
   const gitLinks = new GitLinksService(db, {
     gitSync,
     gitExport,
@@ -224,11 +236,14 @@ export function buildServices(
     baseUrl: config.baseUrl,
   });
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
+  // A branch imported as a change request gets its preview link (docs/change-request-previews.md).
+  gitLinks.usePreviews(previews);
   return {
     gitSync,
     gitExport,
     gitLinks,
     serverKey,
+    previews,
     workers,
     files,
     filesRepository,
@@ -454,6 +469,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(gitLinkRoutes, { links: services.gitLinks });
       await v1.register(gitWebhookRoutes, { links: services.gitLinks });
+      await v1.register(previewLinkRoutes, { previews: services.previews });
     },
     { prefix: '/v1' },
   );

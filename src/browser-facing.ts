@@ -4,6 +4,7 @@ import type { AppDependencies, buildServices } from './app.js';
 import { freshnessFenceOf } from './db/database.js';
 import { installTextGuard } from './http/text-guard.js';
 import { fileDownloadRoutes } from './modules/files/routes.js';
+import { previewPageRoutes } from './modules/previews/routes.js';
 import { publishedRoutes } from './modules/published/routes.js';
 import { studioAssetRoutes } from './modules/studio/asset-routes.js';
 import { csrfKeyOf, installCsrf } from './modules/studio/csrf.js';
@@ -40,6 +41,7 @@ export async function registerBrowserFacing(
         search: services.search,
         secureCookies: config.publicUrl.startsWith('https:'),
       });
+      await sites.register(previewPageRoutes, { previews: services.previews });
     });
     await browsers.register(async (studio) => {
       installTextGuard(studio); // its organization id reaches the database, as in /v1

@@ -18,6 +18,7 @@ import * as m0014 from './migrations/0014_studio_sessions.js';
 import * as m0015 from './migrations/0015_content_addressed_pages.js';
 import * as m0016 from './migrations/0016_git_sync.js';
 import * as m0017 from './migrations/0017_git_links.js';
+import * as m0018 from './migrations/0018_change_request_previews.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0015_content_addressed_pages': m0015,
   '0016_git_sync': m0016,
   '0017_git_links': m0017,
+  '0018_change_request_previews': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -34,6 +34,7 @@ export interface DatabaseSchema {
   git_sync: GitSyncRow;
   git_links: GitLinkRow;
   git_branch_previews: GitBranchPreviewRow;
+  change_request_previews: ChangeRequestPreviewRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -202,6 +203,19 @@ export interface PageBodyRow {
   space_id: string;
   hash: string;
   markdown: string;
+}
+
+/** A change request's preview link (docs/change-request-previews.md). */
+export interface ChangeRequestPreviewRow {
+  id: string;
+  space_id: string;
+  change_request_id: string;
+  /** What the link is for, e.g. the Git branch it previews. */
+  label: string | null;
+  created_by: string | null;
+  created_at: string;
+  closed_at: string | null;
+  closed_reason: string | null;
 }
 
 export interface ChangeRequestRow {

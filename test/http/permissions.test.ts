@@ -110,7 +110,12 @@ async function gitIdle(): Promise<void> {
 }
 
 before(async () => {
-  t = await createTestApp({ GIT_LOCAL_DIRS: repo.root, GIT_CACHE_DIR: `${repo.root}/.cache` });
+  t = await createTestApp({
+    GIT_LOCAL_DIRS: repo.root,
+    GIT_CACHE_DIR: `${repo.root}/.cache`,
+    // Preview links are signed with it; the default (a file under ./data) is not the tests'.
+    SECRET_KEY: 'permission-matrix-test-key-0123456789abcdef',
+  });
   f = await createSite(t, 2);
   shareLinkId = expectStatus(
     await t.request({ method: 'POST', url: `${f.base}/share-links`, payload: { name: 'kept' } }),
@@ -1002,6 +1007,44 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     success: 200,
     call: async () => ({ url: `${crUrl(openCr)}/content/path/${PAGE_PATH}` }),
+  },
+
+  // Change request previews (Livery extension, docs/content.md).
+  {
+    operationId: 'createChangeRequestPreviewLink',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const id = await newChangeRequest();
+      return {
+        url: `${crUrl(id)}/preview-link`,
+        verify: async (allowed) =>
+          assert.equal((await t.services.previews.forChangeRequest(id)) !== undefined, allowed),
+      };
+    },
+  },
+  {
+    operationId: 'getChangeRequestPreviewLink',
+    method: 'GET',
+    success: 200,
+    call: async () => {
+      await owner('POST', `${crUrl(openCr)}/preview-link`, 200);
+      return { url: `${crUrl(openCr)}/preview-link` };
+    },
+  },
+  {
+    operationId: 'deleteChangeRequestPreviewLink',
+    method: 'DELETE',
+    success: 204,
+    call: async () => {
+      const id = await newChangeRequest();
+      await owner('POST', `${crUrl(id)}/preview-link`, 200);
+      return {
+        url: `${crUrl(id)}/preview-link`,
+        verify: async (allowed) =>
+          assert.equal((await t.services.previews.forChangeRequest(id)) === undefined, allowed),
+      };
+    },
   },
 
   // Content insights.

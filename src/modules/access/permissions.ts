@@ -250,6 +250,18 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   listPagesInChangeRequest: p('read', 'space:read'),
   getPageInChangeRequestById: p('read', 'space:read'),
   getPageInChangeRequestByPath: p('read', 'space:read'),
+  // Change request previews (Livery extension, docs/change-request-previews.md).
+  createChangeRequestPreviewLink: p(
+    'edit',
+    'space:write',
+    "Livery extension: the link lets anyone holding it read the change request's content, so making one is editing: edit and above",
+  ),
+  getChangeRequestPreviewLink: p(
+    'edit',
+    'space:write',
+    'Livery extension: the link is a credential to the content: as making it',
+  ),
+  deleteChangeRequestPreviewLink: p('edit', 'space:write', 'Livery extension'),
 
   // Content insights (GitBook 0.91; no 0.202 scope exists for them).
   createPageFeedback: p(

@@ -25,7 +25,7 @@ export class PublishedRepository {
   /** The database's generation (db/database.ts): what kept page views are current under. */
   readonly generation: () => string | undefined;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.generation = generationOf(db);
     // A basename names one site (unique index) and an id its site; no basename looks like an id.
     this.siteByAddress = prepareCached(
@@ -66,5 +66,27 @@ export class PublishedRepository {
           hidden: Number(row.hidden) === 1,
         })),
     );
+  }
+
+  /**
+   * The site whose look a change request preview of the space takes (modules/previews): a site
+   * that shows the space, published ones first, then the oldest; with the site-space showing it.
+   */
+  async siteShowing(spaceId: string): Promise<{ site: SiteRow; siteSpaceId: string } | undefined> {
+    const row = await this.db
+      .selectFrom('site_spaces as v')
+      .innerJoin('sites as s', 's.id', 'v.site_id')
+      .selectAll('s')
+      .select('v.id as site_space_id')
+      .where('v.space_id', '=', spaceId)
+      .orderBy('s.published', 'desc')
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .orderBy('v.position')
+      .limit(1)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const { site_space_id: siteSpaceId, ...site } = row;
+    return { site, siteSpaceId };
   }
 }

@@ -3,11 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
+import type { SafeHtml } from '../../html/safe-html.js';
+import { DEFAULT_SETTINGS } from '../../settings/defaults.js';
 import { renderableSettings, warnLeftOut } from '../../settings/renderable.js';
 import type { Settings, SettingsPatch } from '../../settings/settings-schema.js';
 import type { Representation } from '../../versioned.js';
 import { encodeSegment } from '../../well-formed-text.js';
 import type { Workers } from '../../workers/index.js';
+import type { Revision } from '../content/repository.js';
 import type { ContentService } from '../content/service.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { FilesService } from '../files/service.js';
@@ -294,6 +297,88 @@ export class PublishedSiteService {
       );
     }
     return answer.html;
+  }
+  /**
+   * A page of `revision` of a space (a change request's: modules/previews), under `root`, as
+   * the site showing the space renders it (PublishedRepository.siteShowing: its variant's
+   * settings and theme), or with the default settings when no site shows it. The only variant is
+   * the space's, at the root; the theme is inline (no theme address under `root`); no feedback,
+   * no views; `banner` above the page.
+   */
+  async revisionPage(
+    input: {
+      spaceId: string;
+      spaceTitle: string;
+      revision: Revision;
+      root: string;
+      pagePath: string;
+      banner: SafeHtml;
+    },
+    log: RenderLog,
+  ): Promise<PageAnswer> {
+    const { revision, root } = input;
+    const showing = await this.repo.siteShowing(input.spaceId);
+    let variant: PublishedVariant = {
+      id: input.spaceId,
+      spaceId: input.spaceId,
+      path: '',
+      isDefault: true,
+      spaceTitle: input.spaceTitle,
+      title: input.spaceTitle,
+      hidden: false,
+    };
+    let settings: Settings;
+    if (showing === undefined) settings = this.renderable(DEFAULT_SETTINGS, log);
+    else {
+      const shown = (await this.repo.variantsOf(showing.site.id)).find(
+        (v) => v.id === showing.siteSpaceId,
+      );
+      if (shown !== undefined)
+        variant = { ...shown, isDefault: true, spaceTitle: input.spaceTitle };
+      settings = await this.settingsOf(showing.site, showing.siteSpaceId, log);
+    }
+    const revisionAssets = await this.deps.files.assetsOf(revision);
+    const frame = {
+      ...(revisionAssets === undefined ? {} : { revisionAssets }),
+      ...(revision.redirects === undefined ? {} : { redirects: revision.redirects }),
+      revisionId: revision.id,
+      root,
+      assets: `${this.deps.mount}@livery/`,
+      variants: [variant],
+      variant,
+      settings,
+      tree: revision.pages,
+      noindex: true,
+      inlineThemeCss: this.themeCssOf(settings).css,
+      preview: { banner: input.banner },
+    };
+    const key = [
+      'preview',
+      root,
+      variant.id,
+      revision.id,
+      this.idOf(settings),
+      input.banner.html,
+      input.pagePath,
+    ].join('\u0000');
+    const cached = this.rendered.get(key);
+    if (cached !== undefined && (cached.retryAt === undefined || cached.retryAt > Date.now())) {
+      return cached.answer;
+    }
+    const shown = { asText: false };
+    const answer = await answerAt(
+      frame,
+      input.pagePath,
+      this.deps.apiBase,
+      bodiesOf(this.deps.workers, frame, log, shown),
+    );
+    const retryAt = shown.asText ? Date.now() + RETRY_AS_TEXT_MS : undefined;
+    this.rendered.set(
+      key,
+      { answer, ...(retryAt === undefined ? {} : { retryAt }) },
+      sizeOf(answer),
+    );
+    return answer;
   }
 }
 

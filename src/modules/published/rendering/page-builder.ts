@@ -45,6 +45,11 @@ export interface SiteFrame {
    * send it to outside services. Absent otherwise.
    */
   publicRoot?: string;
+  /**
+   * A change request's preview (modules/previews): its banner above the page, and nothing that
+   * reports back to a site (no feedback, no view).
+   */
+  preview?: { banner: SafeHtml };
 }
 
 /**
@@ -94,6 +99,7 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     siteSpaceId: variant.id,
     siteKey: root,
     ...(frame.inlineThemeCss === undefined ? {} : { inlineThemeCss: frame.inlineThemeCss }),
+    ...(frame.preview === undefined ? {} : { banner: frame.preview.banner }),
     base,
   };
 }
@@ -145,7 +151,7 @@ export function documentView(
       view.actions.publicMarkdownUrl = `${pageHref(publicBase, path)}.md`;
     }
   }
-  if (links.interactive) {
+  if (links.interactive && frame.preview === undefined) {
     view.feedbackHref = `${frame.root}@livery/feedback`;
     // A preview is not a visit: it reports no view.
     if (frame.inlineThemeCss === undefined) view.viewHref = `${frame.root}@livery/view`;

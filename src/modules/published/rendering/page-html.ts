@@ -61,6 +61,8 @@ export interface PageView {
   inlineThemeCss?: string;
   /** What the page menu acts on; document pages only (page-actions.ts). */
   actions?: PageActionContext;
+  /** Above everything: a change request preview says what it shows (modules/previews). */
+  banner?: SafeHtml;
 }
 
 export function renderPage(view: PageView): string {
@@ -88,7 +90,7 @@ ${s.socialPreview.url === undefined ? '' : html`<meta property="og:image" conten
 ${mathStylesheet(view)}<script src="${ownUrl(`${view.assetsHref}site.js`)}"></script>
 </head>
 <body class="${bodyClasses}"${bodyData(view)}>
-${announcement(view)}${header(view)}<div class="layout">
+${view.banner ?? ''}${announcement(view)}${header(view)}<div class="layout">
 <nav class="sidebar" aria-label="${t.tableOfContents}">${variantSwitcher(view)}${navList(view.sidebar)}</nav>
 <main class="page">
 ${breadcrumbTrail(view.breadcrumbs)}<div class="page-head"><h1>${page.emoji === undefined ? '' : html`<span class="emoji">${page.emoji}</span> `}${page.title}</h1>${pageActionsHtml(s, view.actions, t)}</div>
