@@ -63,6 +63,15 @@ function githubPush(
   });
 }
 
+/** The first page's Markdown. */
+async function pageText(t: TestContext, spaceId: string): Promise<string> {
+  const first = allPages((await currentRevision(t, spaceId)).pages)[0];
+  const doc = await t.request({
+    url: `/v1/spaces/${spaceId}/content/page/${first.id}?format=markdown`,
+  });
+  return doc.body;
+}
+
 const pageTexts = async (t: TestContext, spaceId: string) =>
   allPages((await currentRevision(t, spaceId)).pages).map((p) => p.title as string);
 
@@ -167,5 +176,102 @@ describe('Git Sync, two ways', () => {
       ref: 'refs/heads/main',
     });
     assert.equal(unknown.statusCode, 401, unknown.body);
+  });
+
+  test('a branch pushed becomes a change request with a preview anyone with the link reads, until it is deleted or merged', async () => {
+    const r = new TestRemote();
+    try {
+      r.push({
+        'README.md': '# Welcome\n\nHello.\n',
+        'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n',
+      });
+      const t2 = await createTestApp({
+        GIT_LOCAL_DIRS: r.root,
+        GIT_CACHE_DIR: `${r.root}/.cache`,
+        ...ENV,
+      });
+      try {
+        const spaceId = await newSpace(t2);
+        const linked = await link(t2, spaceId, {
+          url: r.url,
+          ref: 'main',
+          previewExternalBranches: true,
+        });
+        await until('the first sync', async () =>
+          (await gitInfo(t2, spaceId)).operation.state === 'running' ? undefined : true,
+        );
+        const secret = linked.webhook.secret as string;
+        const hook = (branch: string, after: string) =>
+          githubPush(t2, spaceId, secret, {
+            ref: `refs/heads/${branch}`,
+            after,
+            repository: { clone_url: r.url },
+          });
+
+        const feature = r.push(
+          { 'README.md': '# Welcome\n\nHello from the feature branch.\n' },
+          'Feature',
+          'feature',
+        );
+        r.pull('main');
+        const sent = await hook('feature', feature);
+        assert.equal(sent.statusCode, 202, sent.body);
+        assert.match(sent.json().result, /preview/);
+        const preview = await until('the preview', async () => {
+          const got = (await t2.request({ url: `/v1/spaces/${spaceId}/git/link` })).json();
+          return got.previews.find(
+            (p: { branch: string; url?: string }) => p.branch === 'feature' && p.url !== undefined,
+          );
+        });
+        const local = `/s/${preview.url.slice(t2.config.publicUrl.length)}`;
+        const page = await t2.app.inject({ url: local }); // no token: the link is enough
+        assert.equal(page.statusCode, 200, page.body.slice(0, 300));
+        assert.match(page.body, /Hello from the feature branch/);
+        const cr = await t2.request({
+          url: `/v1/spaces/${spaceId}/change-requests/${preview.changeRequest}`,
+        });
+        assert.equal(cr.json().status, 'open');
+        // The space itself is unchanged: the branch is a proposal.
+        const main = await t2.request({
+          url: `/v1/spaces/${spaceId}/content/page/${allPages((await currentRevision(t2, spaceId)).pages)[0].id}?format=markdown`,
+        });
+        assert.doesNotMatch(main.body, /feature branch/);
+
+        const deleted = await hook('feature', '0'.repeat(40));
+        assert.equal(deleted.statusCode, 202, deleted.body);
+        assert.match(deleted.json().result, /deleted/);
+        const gone = await t2.app.inject({ url: local });
+        assert.equal(gone.statusCode, 410, gone.body.slice(0, 300));
+        const archived = await t2.request({
+          url: `/v1/spaces/${spaceId}/change-requests/${preview.changeRequest}`,
+        });
+        assert.equal(archived.json().status, 'archived');
+
+        // A branch merged into the linked one: its preview ends once the merge is synced.
+        const topic = r.push({ 'README.md': '# Welcome\n\nMerged soon.\n' }, 'Topic', 'topic');
+        await hook('topic', topic);
+        const second = await until('the second preview', async () => {
+          const got = (await t2.request({ url: `/v1/spaces/${spaceId}/git/link` })).json();
+          return got.previews.find(
+            (p: { branch: string; url?: string }) => p.branch === 'topic' && p.url !== undefined,
+          );
+        });
+        r.git('update-ref', 'refs/heads/main', topic);
+        await hook('main', topic);
+        await until('the preview ended by the merge', async () => {
+          const got = (await t2.request({ url: `/v1/spaces/${spaceId}/git/link` })).json();
+          return got.previews.length === 0 ? true : undefined;
+        });
+        const ended = await t2.app.inject({
+          url: `/s/${second.url.slice(t2.config.publicUrl.length)}`,
+        });
+        assert.equal(ended.statusCode, 410);
+        assert.match(await pageText(t2, spaceId), /Merged soon/);
+      } finally {
+        await t2.close();
+      }
+    } finally {
+      r.dispose();
+    }
   });
 });

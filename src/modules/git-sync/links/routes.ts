@@ -72,7 +72,7 @@ export const gitLinkRoutes: FastifyPluginAsyncTypebox<{ links: GitLinksService }
           'Livery extension. Queues a sync and answers 204; getSpaceGitInfo tells how it ended. 409 while another operation of the space runs.',
         tags: ['spaces', 'livery'],
         params: SpaceParams,
-        response: responses({ 204: Type.Null({ description: 'The sync is queued' }) }, [409]),
+        response: responses({ 204: Type.Null({ description: 'The sync is queued' }) }, [400, 409]),
       },
     },
     async (request, reply) => {
