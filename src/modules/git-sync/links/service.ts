@@ -7,10 +7,10 @@ import type { GitLinkRow } from '../../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../../errors.js';
 import type { ServerKey } from '../../../server-key.js';
 import type { ContentRepository } from '../../content/repository.js';
-import { isAncestor } from '../git-write.js';
 import type { GitSource } from '../import/source.js';
 import type { GitSyncService } from '../service.js';
 import { branchOf, type GitExportService, type SyncTarget } from '../sync/service.js';
+import { BranchPreviews } from './branch-previews.js';
 import { GitLinksRepository } from './repository.js';
 
 /** The body of `linkSpaceGitRepository` (schemas.ts). */
@@ -72,7 +72,7 @@ export class GitLinksService {
   private timer: NodeJS.Timeout | undefined;
   private readonly soon = new Map<string, NodeJS.Timeout>();
   private log: FastifyBaseLogger = pino({ level: 'silent' });
-  private previewLinks: PreviewLinks | undefined;
+  private readonly previews: BranchPreviews;
 
   constructor(
     private readonly db: Db,
@@ -88,6 +88,7 @@ export class GitLinksService {
     },
   ) {
     this.repo = new GitLinksRepository(db);
+    this.previews = new BranchPreviews(this.repo, deps, () => this.log);
     deps.gitSync.guardWith((spaceId, url, ref, dir) => this.sameTarget(spaceId, url, ref, dir));
   }
 
@@ -111,7 +112,7 @@ export class GitLinksService {
   }
 
   usePreviews(previews: PreviewLinks): void {
-    this.previewLinks = previews;
+    this.previews.useLinks(previews);
   }
 
   /** Starts looking at the links (the server's onReady). */
@@ -192,7 +193,7 @@ export class GitLinksService {
         previews
           .filter((p) => p.commit_oid !== '')
           .map(async (p) => {
-            const link = await this.previewLinks?.forChangeRequest(p.change_request_id);
+            const link = await this.previews.linkOf(p.change_request_id);
             return {
               branch: p.branch,
               changeRequest: p.change_request_id,
@@ -250,28 +251,9 @@ export class GitLinksService {
       void this.look(spaceId, true);
       return 'the linked branch: syncing';
     }
-    if (row.preview_branches !== 1) return 'another branch, and previews are off: ignored';
-    const previews = await this.repo.previews(spaceId);
-    const existing = previews.find((p) => p.branch === push.branch);
-    if (push.deleted) {
-      if (existing !== undefined)
-        await this.endPreview(
-          spaceId,
-          existing.branch,
-          existing.change_request_id,
-          'the branch was deleted',
-        );
-      return 'the branch was deleted: its preview ended';
-    }
-    await this.repo.putPreview({
-      space_id: spaceId,
-      branch: push.branch,
-      change_request_id: existing?.change_request_id ?? '',
-      commit_oid: '',
-      updated_at: new Date().toISOString(),
-    });
-    void this.look(spaceId, true);
-    return 'another branch: its preview is being made';
+    const result = await this.previews.pushed(row, { branch: push.branch, deleted: push.deleted });
+    if (!push.deleted) void this.look(spaceId, true);
+    return result;
   }
 
   /** Every link, every tick. */
@@ -320,71 +302,10 @@ export class GitLinksService {
         }
         return;
       }
-      await this.nextPreview(row, target);
+      await this.previews.next(row, target);
     } catch (error) {
       this.log.warn({ err: error, spaceId }, 'git links: a linked space could not be looked at');
     }
-  }
-
-  private async nextPreview(row: GitLinkRow, target: SyncTarget): Promise<void> {
-    const previews = await this.repo.previews(row.space_id);
-    const state = await this.deps.gitSync.row(row.space_id);
-    // Previews merged into the linked branch end.
-    for (const p of previews) {
-      if (p.commit_oid === '' || state?.commit_oid == null) continue;
-      const dir = (await this.deps.source.open(target.url, row.space_id)).dir;
-      if (await isAncestor(dir, p.commit_oid, state.commit_oid).catch(() => false)) {
-        await this.endPreview(row.space_id, p.branch, p.change_request_id, 'the branch was merged');
-      }
-    }
-    const pending = previews.find((p) => p.commit_oid === '');
-    if (pending === undefined || row.preview_branches !== 1) return;
-    const existing =
-      pending.change_request_id === ''
-        ? undefined
-        : await this.deps.content.findChangeRequest(row.space_id, pending.change_request_id);
-    await this.deps.gitExport.startPreview(
-      row.space_id,
-      target,
-      pending.branch,
-      existing === undefined ? undefined : { id: existing.id, revisionId: existing.revision_id },
-      async (changeRequestId, commit) => {
-        await this.repo.putPreview({
-          space_id: row.space_id,
-          branch: pending.branch,
-          change_request_id: changeRequestId,
-          commit_oid: commit,
-          updated_at: new Date().toISOString(),
-        });
-        const link = await this.previewLinks?.open({
-          spaceId: row.space_id,
-          changeRequestId,
-          label: pending.branch,
-          actor: row.created_by,
-        });
-        this.log.info(
-          { spaceId: row.space_id, branch: pending.branch, url: link?.url },
-          'branch preview ready',
-        );
-      },
-    );
-  }
-
-  private async endPreview(
-    spaceId: string,
-    branch: string,
-    changeRequestId: string,
-    why: string,
-  ): Promise<void> {
-    await this.repo.deletePreview(spaceId, branch);
-    if (changeRequestId === '') return;
-    await this.previewLinks?.close(changeRequestId, why);
-    await this.deps.content.updateChangeRequest(
-      changeRequestId,
-      { status: 'archived' },
-      new Date().toISOString(),
-    );
-    this.log.info({ spaceId, branch, changeRequestId, why }, 'branch preview ended');
   }
 
   private targetOf(row: GitLinkRow): SyncTarget {
