@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import type { ContentLimits, GitSyncConfig } from '../../config.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import type { ContentRepository } from '../content/repository.js';
 import type { FilesRepository } from '../files/repository.js';
 import type { SpacesService } from '../spaces/service.js';
@@ -300,7 +300,16 @@ export class GitSyncService {
     try {
       await work(log);
     } catch (error) {
-      const failure = importFailureOf(error);
+      // A space deleted meanwhile (a 404 of its revision), or a link's key that cannot read its
+      // credentials (a 400): reasons, not faults of the server.
+      const failure =
+        error instanceof AppError && (error.statusCode === 404 || error.statusCode === 400)
+          ? new ImportFailed(
+              error.statusCode === 404
+                ? `The space was deleted during the ${direction}`
+                : error.message,
+            )
+          : importFailureOf(error);
       const timedOut = controller.signal.reason instanceof TimedOut;
       const stopped = controller.signal.reason instanceof Stopped;
       const known = failure instanceof ImportFailed;
