@@ -179,6 +179,43 @@ function exportFloor(
   return { write: t1 - t0, git: t2 - t1 };
 }
 
+/**
+ * A tighter floor, what the server's own git work is: the same files as one `git fast-import`
+ * stream (one commit) into a fresh bare repository, then `git push` of it to another (file://);
+ * no file writes, no loose objects. ms.
+ */
+function fastImportFloor(files: ReadonlyMap<string, Buffer>, root: string): number {
+  const repo = bareRepository(join(root, 'cache.git'));
+  const remote = bareRepository(join(root, 'remote.git'));
+  const t0 = performance.now();
+  const parts: Buffer[] = [
+    Buffer.from(
+      'commit refs/heads/main\nauthor Writer <w@example.test> 0 +0000\n' +
+        'committer Writer <w@example.test> 0 +0000\ndata 4\nDocs\n',
+    ),
+  ];
+  for (const [path, data] of files) {
+    parts.push(
+      Buffer.from(`M 100644 inline "${path}"\ndata ${data.length}\n`),
+      data,
+      Buffer.from('\n'),
+    );
+  }
+  parts.push(Buffer.from('done\n'));
+  execFileSync('git', ['--git-dir', repo, 'fast-import', '--quiet', '--done'], {
+    env: GIT_ENV,
+    input: Buffer.concat(parts),
+    maxBuffer: 1 << 30,
+  });
+  git(repo, 'push', '-q', `file://${remote}`, 'refs/heads/main:refs/heads/main');
+  const ms = performance.now() - t0;
+  const pushed = git(remote, 'ls-tree', '-r', '--name-only', 'refs/heads/main').split('\n');
+  if (pushed.length !== files.size)
+    throw new Error(`the fast-import floor pushed ${pushed.length}`);
+  rmSync(root, { recursive: true, force: true });
+  return ms;
+}
+
 const BODY =
   'Paragraph: **configure** the `client` and read the [API docs](https://example.com/api). ' +
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut ' +
@@ -283,6 +320,7 @@ interface Row {
   floor: number[];
   floorWrite: number[];
   floorGit: number[];
+  fastFloor: number[];
   unchanged: number[];
   apiExport: number[];
   apiFloor: number[];
@@ -339,6 +377,7 @@ async function main(): Promise<void> {
         floor: [],
         floorWrite: [],
         floorGit: [],
+        fastFloor: [],
         unchanged: [],
         apiExport: [],
         apiFloor: [],
@@ -390,6 +429,7 @@ async function main(): Promise<void> {
           throw new Error('the export of an unchanged space made a commit');
         }
         const fl = exportFloor(files, join(dir, `floor-${backend.name}-${r}`));
+        const fast = fastImportFloor(files, join(dir, `fast-${backend.name}-${r}`));
 
         const apiSpaceId = await apiSpace(base, PAGES);
         const apiTarget = bareRepository(join(dir, `export-api-${backend.name}-${r}.git`));
@@ -407,12 +447,13 @@ async function main(): Promise<void> {
         row.floor.push(fl.write + fl.git);
         row.floorWrite.push(fl.write);
         row.floorGit.push(fl.git);
+        row.fastFloor.push(fast);
         row.unchanged.push(again);
         row.apiExport.push(apiMs);
         row.apiFloor.push(apiFl.write + apiFl.git);
         process.stdout.write(
           `  ${backend.name} round ${r + 1}: export ${f(ms)} (server ${f(exportMs)}, ${files.size} files), ` +
-            `floor ${f(fl.write + fl.git)} (write ${f(fl.write)} + git ${f(fl.git)}) = ${(ms / (fl.write + fl.git)).toFixed(2)}x; ` +
+            `floor ${f(fl.write + fl.git)} (write ${f(fl.write)} + git ${f(fl.git)}) = ${(ms / (fl.write + fl.git)).toFixed(2)}x, fast-import floor ${f(fast)} = ${(ms / fast).toFixed(2)}x; ` +
             `unchanged ${f(again)} (server ${f(againServer)}); ` +
             `API space ${f(apiMs)} (${apiFiles.size} files), floor ${f(apiFl.write + apiFl.git)} = ${(apiMs / (apiFl.write + apiFl.git)).toFixed(2)}x\n`,
         );
@@ -536,14 +577,15 @@ async function main(): Promise<void> {
     }
 
     process.stdout.write(
-      `\n| backend | export (${PAGES} pages, ${IMAGES} images, new branch) | floor: write + git | export / floor | export, unchanged space | API space export (${PAGES} pages) | API export / floor | webhook → published page | merge → remote head (of which debounce) |\n|---|---|---|---|---|---|---|---|---|\n`,
+      `\n| backend | export (${PAGES} pages, ${IMAGES} images, new branch) | floor: write + git | export / floor | fast-import floor | export / fast-import floor | export, unchanged space | API space export (${PAGES} pages) | API export / floor | webhook → published page | merge → remote head (of which debounce) |\n|---|---|---|---|---|---|---|---|---|---|---|\n`,
     );
     for (const row of rows) {
       const ratio = median(row.export.map((ms, i) => ms / (row.floor[i] ?? Number.NaN)));
+      const fastRatio = median(row.export.map((ms, i) => ms / (row.fastFloor[i] ?? Number.NaN)));
       const apiRatio = median(row.apiExport.map((ms, i) => ms / (row.apiFloor[i] ?? Number.NaN)));
       process.stdout.write(
         `| ${row.backend} | ${f(median(row.export))} (server ${f(median(row.exportServer))}) | ${f(median(row.floor))} (${f(median(row.floorWrite))} + ${f(median(row.floorGit))}) | ` +
-          `${ratio.toFixed(2)}x | ${f(median(row.unchanged))} | ${f(median(row.apiExport))} | ${apiRatio.toFixed(2)}x | ` +
+          `${ratio.toFixed(2)}x | ${f(median(row.fastFloor))} | ${fastRatio.toFixed(2)}x | ${f(median(row.unchanged))} | ${f(median(row.apiExport))} | ${apiRatio.toFixed(2)}x | ` +
           `${f(median(row.webhook))} (server sync ${f(median(row.webhookServer))}) | ${f(median(row.merge))} (${f(DEBOUNCE_MS)}; server sync ${f(median(row.mergeServer))}) |\n`,
       );
       const missed: string[] = [];
