@@ -18,6 +18,7 @@ import {
   waitEnded,
 } from '../helpers/git-import.js';
 import { TestRemote } from '../helpers/git-remote.js';
+import { pngOf } from '../helpers/git-repo.js';
 
 /**
  * Round trips through Git (issue 28, "Round trip"): a repository in GitBook's exported form comes
@@ -95,6 +96,37 @@ describe('Git round trips', () => {
       assert.equal(target.file(name), source.file(name), `${name}, byte for byte`);
     }
     assert.equal(target.file('LICENSE.md'), undefined);
+  });
+
+  test("a space from a repository's folder (.gitbook.yaml root) exported to an empty repository: the folder again, and the round trip loses nothing", async () => {
+    const source = remote();
+    source.push({
+      '.gitbook.yaml': 'root: ./docs/\n',
+      'docs/README.md': '# Home\n\n![Logo](.gitbook/assets/logo.png)\n',
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n',
+      'docs/guide.md': '# Guide\n\nBack [home](./).\n',
+      'docs/.gitbook/assets/logo.png': pngOf(8, 8),
+      'docs/.gitbook/assets/unused.png': pngOf(9, 9),
+      'src/main.c': 'int main() {}\n',
+    });
+    const spaceId = await newSpace(t);
+    await importAndWait(t, spaceId, { url: source.url, ref: 'main' });
+    const first = remote();
+    await exportTo(t, spaceId, first);
+    assert.equal(first.file('.gitbook.yaml'), 'root: ./docs/\n');
+    assert.deepEqual(first.files().sort(), [
+      '.gitbook.yaml',
+      'docs/.gitbook/assets/logo.png',
+      'docs/.gitbook/assets/unused.png',
+      'docs/README.md',
+      'docs/SUMMARY.md',
+      'docs/guide.md',
+    ]);
+    const second = await newSpace(t);
+    await importAndWait(t, second, { url: first.url, ref: 'main' });
+    const again = remote();
+    await exportTo(t, second, again);
+    assert.equal(treeOf(again), treeOf(first));
   });
 
   test('export → import → export is byte-identical; import → export → import gives the same pages (generated spaces)', async () => {

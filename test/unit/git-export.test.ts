@@ -145,6 +145,7 @@ const writeLinks = {
   ),
   file: 'guide/install.md',
   pageFiles: new Map(PAGE_FILES.map(([id, file]) => [file, id])),
+  readmeAsFolder: true,
   files: LINKS.files,
   includes: LINKS.includes,
 };

@@ -49,6 +49,16 @@ export const markdown = new MarkdownIt({ html: false, linkify: true, typographer
   .use(mathSyntax)
   .use(htmlSyntax);
 
+/**
+ * Bare addresses become links when they say they are one (`https://…`, `mailto:`, `www.…`), never
+ * a file's name: `README.md` or `config.sh` (Moldova's and Saint Helena's domains) stay text, as
+ * GitBook's pages mean them (measured on GitBook-synced repositories: `**README.md**` was read
+ * as a link to http://README.md).
+ */
+const linkifyMatch = markdown.linkify.match.bind(markdown.linkify);
+markdown.linkify.match = (text: string) =>
+  (linkifyMatch(text) ?? []).filter((m) => m.schema !== '' || /^www\./i.test(m.raw));
+
 export function markdownToDocument(source: string, context: DocumentContext = {}): JsonDocument {
   const env: { gbFootnotes?: Map<string, string> } = {};
   const tokens = markdown.parse(source, env);

@@ -26,6 +26,11 @@ export interface PageLinks {
   files?: ReadonlyMap<string, string>;
   /** Reusable content ids by path (`.gitbook/includes/setup.md`). */
   includes?: ReadonlyMap<string, string>;
+  /**
+   * Writing a repository's files (Git export): a link to a folder's `README` page is written as
+   * the folder (`guide/`, `./`, `../`), as GitBook's exporter writes it.
+   */
+  readmeAsFolder?: boolean;
 }
 
 /**
@@ -161,6 +166,10 @@ export function hrefOf(ref: Ref, links: PageLinks = {}): string {
   while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
   const up = from.slice(common).map(() => '..');
   const path = [...up, ...to.slice(common)].join('/');
+  if (links.readmeAsFolder === true && /^readme$/i.test(to.at(-1) ?? '')) {
+    const folder = [...up, ...to.slice(common, -1)].join('/');
+    return `${folder === '' ? './' : `${encodeText(folder)}/`}${anchor}`;
+  }
   return `${encodeText(path)}.md${anchor}`;
 }
 
@@ -169,7 +178,11 @@ export function hrefOf(ref: Ref, links: PageLinks = {}): string {
  * cell): a page's file name (`[api.md](../reference/api.md)`), any other target as its address.
  */
 export function refLinkText(ref: Ref, href: string): string {
-  return ref.kind === 'page' && href !== '' ? (href.split('/').at(-1) ?? href) : href;
+  if (ref.kind !== 'page' || href === '') return href;
+  // A folder (a README written as its folder, `guide/`): its name; `./`, `../` as written.
+  const parts = href.split('/').filter((part) => part !== '');
+  const last = parts.at(-1) ?? href;
+  return last === '.' || last === '..' ? href : last;
 }
 
 /** `encodeURI` that never throws: a lone surrogate in stored text is encoded as U+FFFD. */

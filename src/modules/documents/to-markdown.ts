@@ -295,9 +295,14 @@ function needsEscape(value: string, char: string, at: number): boolean {
       // A quote or a heading at a line's start; a heading's closing `#`s at its end.
       return before === '\n' || (char === '#' && (next === undefined || next === '\n'));
     case '{':
-    case '}':
       // A template tag `{% … %}`, an expression `{{ … }}`.
       return next === undefined || next === '%' || next === char || before === char;
+    case '}':
+      // Only where it closes one: `%}`, `}}`.
+      return before === '%' || before === '}' || next === '}';
+    case '_':
+      // Inside a word (`CAP_SYS_ADMIN`) an underscore is no emphasis (CommonMark, GitBook).
+      return !(WORD.test(before ?? '') && WORD.test(next ?? ''));
     case '&':
       return next === undefined || /^#?[A-Za-z0-9]+;/.test(value.slice(at + 1, at + 34));
     case '!':
@@ -309,6 +314,8 @@ function needsEscape(value: string, char: string, at: number): boolean {
       return true;
   }
 }
+
+const WORD = /^[\p{L}\p{N}]$/u;
 
 const MARK_SYNTAX: Record<string, string> = {
   bold: '**',

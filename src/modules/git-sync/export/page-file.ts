@@ -33,7 +33,9 @@ export function pageFileOf(page: StoredPage, context: PageFileContext): string {
   }
   const doc = markdownToDocument(markdown, { title: page.title, ...context.readLinks });
   const body = documentToMarkdown(doc, context.writeLinks);
-  return assemble(frontMatter, `# ${page.title}\n${body === '' ? '' : `\n${body}`}`);
+  // GitBook leaves a blank line between the front matter and the title.
+  const title = `${frontMatter === undefined ? '' : '\n'}# ${page.title}\n`;
+  return assemble(frontMatter, `${title}${body === '' ? '' : `\n${body}`}`);
 }
 
 /** A reusable content's file: its front matter as imported and its Markdown. */

@@ -28,6 +28,8 @@ export interface PlanInput {
   base: ReadonlyMap<string, string>;
   /** The paths the space owned at the last sync with this repository. */
   owned: ReadonlySet<string>;
+  /** A .gitbook.yaml to write (the space's folder, when the branch has none). */
+  config?: { path: string; text: string };
   /** A file of the starting commit as text. */
   text: (path: string) => Promise<string | undefined>;
   /** A stored file's bytes by its SHA-256. */
@@ -61,6 +63,9 @@ export async function planExport(input: PlanInput): Promise<Plan> {
   }
   const summaryFile = join(input.root, input.summary);
   wanted.set(summaryFile, Buffer.from(await summaryFor(input, pageFile), 'utf8'));
+  if (input.config !== undefined) {
+    wanted.set(input.config.path, Buffer.from(input.config.text, 'utf8'));
+  }
   for (const item of input.includes) {
     wanted.set(gitPathOf(item, input.root), Buffer.from(includeFileOf(item), 'utf8'));
   }
@@ -152,6 +157,7 @@ function writeLinksOf(input: PlanInput, pageFile: ReadonlyMap<string, string>): 
   return {
     ...pageLinks(paths),
     pageFiles,
+    readmeAsFolder: true,
     files: new Map(input.files.map((f) => [gitPathOf(f, input.root).normalize('NFC'), f.id])),
     includes: new Map(input.includes.map((r) => [gitPathOf(r, input.root).normalize('NFC'), r.id])),
   };

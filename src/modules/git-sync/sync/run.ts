@@ -2,12 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ContentLimits } from '../../../config.js';
 import type { Db } from '../../../db/database.js';
 import type { ContentRepository, Revision } from '../../content/repository.js';
+import { type Tree, walk } from '../../content/tree.js';
 import type { FilesRepository } from '../../files/repository.js';
 import type { FilesService } from '../../files/service.js';
 import type { SpacesService } from '../../spaces/service.js';
 import { planExport } from '../export/plan.js';
 import { GITBOOK_YAML, parseGitbookYaml, spaceRootOf } from '../format/gitbook-yaml.js';
-import { join } from '../format/paths.js';
+import { isInside, join, relativeTo } from '../format/paths.js';
 import { fetchRef, GitError, listTree, readBlobs } from '../git-command.js';
 import {
   hasCommit,
@@ -169,7 +170,21 @@ async function syncOnce(
   };
   const configPath = join(input.projectDirectory, GITBOOK_YAML);
   const config = parseGitbookYaml(await text(configPath), configPath);
-  const root = spaceRootOf(input.projectDirectory, config);
+  let root = spaceRootOf(input.projectDirectory, config);
+  // A branch without .gitbook.yaml, for a space that came from a folder of its repository (a
+  // `root: ./docs/` it had): that folder again, and the .gitbook.yaml that says so, or the
+  // SUMMARY would sit above the pages and the next import would not find the space's files.
+  let configFile: { path: string; text: string } | undefined;
+  if (!baseFiles.has(configPath)) {
+    const folder = pagesFolder(revision.pages);
+    if (folder !== '' && folder !== root && isInside(folder, root)) {
+      root = folder;
+      configFile = {
+        path: configPath,
+        text: `root: ./${relativeTo(folder, input.projectDirectory)}/\n`,
+      };
+    }
+  }
   let ours = base;
   let owned = last?.owned ?? [];
   if (liveryChanged) {
@@ -183,6 +198,7 @@ async function syncOnce(
       base: baseFiles,
       owned: new Set(owned),
       text,
+      ...(configFile === undefined ? {} : { config: configFile }),
       bytes: (hash) => input.deps.filesService.blob(hash),
     });
     owned = plan.owned;
@@ -257,6 +273,22 @@ async function syncOnce(
   }
   const done = await imported(input, mergeCommit, revisionId, 'merged', conflict);
   return done.kind === 'merged' && conflict !== undefined ? { ...done, conflict } : done;
+}
+
+/** The deepest folder holding every page that came from a file ('' when none did, or the top). */
+function pagesFolder(pages: Tree): string {
+  let common: string[] | undefined;
+  for (const { page } of walk(pages)) {
+    if (page.git === undefined) continue;
+    const folder = page.git.path.split('/').slice(0, -1);
+    if (common === undefined) common = folder;
+    else {
+      let n = 0;
+      while (n < common.length && n < folder.length && common[n] === folder[n]) n++;
+      common = common.slice(0, n);
+    }
+  }
+  return (common ?? []).join('/');
 }
 
 async function imported<K extends 'imported' | 'merged'>(
