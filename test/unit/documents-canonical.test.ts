@@ -106,8 +106,9 @@ const CANONICAL: [string, string][] = [
   ],
   ['a heading with its own anchor', '## Install <a href="#setup" id="setup"></a>\n\nText.\n'],
   [
+    // A repository's file: the editor's headings one level below the title (`##`, `###`, `####`).
     'headings, marks, a quote',
-    '# Title\n\n## Section\n\nText with **bold**, ~~struck~~ and `code`.\n\n> A quote with **bold**.\n',
+    '## Title\n\n### Section\n\n#### Subsection\n\nText with **bold**, ~~struck~~ and `code`.\n\n> A quote with **bold**.\n',
   ],
   ['a hard line break', 'Line one\\\nline two.\n'],
   ['ordered and task lists', '1. first\n2. second\n\n* [ ] open\n* [x] done\n'],
@@ -150,9 +151,9 @@ const NORMALISED: [string, string, string][] = [
     '{% openapi-operation spec="petstore" path="/pets" method="get" %}\n{% endopenapi-operation %}\n',
   ],
   [
-    'a heading below the third level: the third (0.202 has three)',
+    'a heading below the third level: the third (0.202 has three; `####` in a file)',
+    '##### Deep\n\nText.\n',
     '#### Deep\n\nText.\n',
-    '### Deep\n\nText.\n',
   ],
 ];
 

@@ -456,7 +456,7 @@ const FORMS: [string, string, unknown[], (string | RegExp)[], RegExp[]][] = [
   ],
   [
     'a heading with a custom anchor; entities in text',
-    '## Get started <a href="#getting-started" id="getting-started"></a>\n\nA&#x20;&#x26;&#x3C;b',
+    '### Get started <a href="#getting-started" id="getting-started"></a>\n\nA&#x20;&#x26;&#x3C;b',
     [
       {
         type: 'heading-2',

@@ -118,7 +118,7 @@ const code = (lines: string[], data: Record<string, unknown> = {}) =>
 const TABLE: [string, string, unknown[], (string | RegExp)[]][] = [
   [
     'a stepper of steps, code in a step',
-    '{% stepper %}\n{% step %}\n### First\n\nDo this.\n\n```sh\nnpm i\n```\n{% endstep %}\n\n{% step %}\nThen that.\n{% endstep %}\n{% endstepper %}',
+    '{% stepper %}\n{% step %}\n#### First\n\nDo this.\n\n```sh\nnpm i\n```\n{% endstep %}\n\n{% step %}\nThen that.\n{% endstep %}\n{% endstepper %}',
     [
       {
         ...blk('stepper', [

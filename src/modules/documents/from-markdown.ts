@@ -50,14 +50,18 @@ export const markdown = new MarkdownIt({ html: false, linkify: true, typographer
   .use(htmlSyntax);
 
 /**
- * Bare addresses become links when they say they are one (`https://…`, `mailto:`, `www.…`), never
- * a file's name: `README.md` or `config.sh` (Moldova's and Saint Helena's domains) stay text, as
- * GitBook's pages mean them (measured on GitBook-synced repositories: `**README.md**` was read
- * as a link to http://README.md).
+ * Bare addresses become links when they say they are one (`https://…`, `mailto:…`, `www.…`), never
+ * a file's name or an e-mail address alone: `README.md` or `config.sh` (Moldova's and Saint
+ * Helena's domains) and `support@example.com` stay text, as GitBook's pages mean them (measured on
+ * GitBook-synced repositories: `**README.md**` was read as a link to http://README.md).
  */
 const linkifyMatch = markdown.linkify.match.bind(markdown.linkify);
 markdown.linkify.match = (text: string) =>
-  (linkifyMatch(text) ?? []).filter((m) => m.schema !== '' || /^www\./i.test(m.raw));
+  (linkifyMatch(text) ?? []).filter((m) =>
+    m.schema === ''
+      ? /^www\./i.test(m.raw)
+      : m.raw.toLowerCase().startsWith(m.schema.toLowerCase()),
+  );
 
 export function markdownToDocument(source: string, context: DocumentContext = {}): JsonDocument {
   const env: { gbFootnotes?: Map<string, string> } = {};
@@ -102,6 +106,16 @@ function withFootnotes(
 }
 
 const CHECKBOX = /^\[([ xX])\]\s+/;
+
+/**
+ * A Markdown heading's level in the document. In a file of a repository (an imported page or
+ * include) GitBook's levels: the page's title is its `#` line, and the editor's headings 1, 2 and
+ * 3 are written one level lower, `##`, `###`, `####` (reference §3; GitBook's own exports). In
+ * Markdown written through Livery's API, `#`, `##`, `###`. Deeper ones are a heading 3.
+ */
+export function headingLevel(hashes: number, gitFile: boolean): 1 | 2 | 3 {
+  return Math.min(Math.max(gitFile ? hashes - 1 : hashes, 1), 3) as 1 | 2 | 3;
+}
 
 class Walker {
   private at = 0;
@@ -148,7 +162,7 @@ class Walker {
         return [mathBlockOf(nodes) ?? paragraphOrImages(nodes)];
       }
       case 'heading_open': {
-        const level = Math.min(Number(token.tag.slice(1)), 3) as 1 | 2 | 3;
+        const level = headingLevel(Number(token.tag.slice(1)), this.context.file !== undefined);
         const anchor = customAnchorOf(this.tokens[this.at]);
         const nodes = this.inline();
         this.at++;

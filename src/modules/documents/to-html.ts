@@ -38,6 +38,12 @@ export interface HtmlOptions {
   highlight?: ((code: string, info: string) => string | undefined) | undefined;
   /** External links open in a new tab (`externalLinks.target: blank`). */
   newTab?: boolean;
+  /**
+   * Levels the headings go down: 1 for a page read from a repository's file, whose headings 1–3
+   * are its `##`–`####` (from-markdown.ts), so that they stay `<h2>`–`<h4>` below its title as
+   * GitBook shows them.
+   */
+  headingOffset?: 0 | 1;
   /** The address of a page of the revision, for links and content references to it. */
   pageHref?: (pageId: string) => string | undefined;
   /** A page's title, for content-reference cards. */
@@ -102,11 +108,17 @@ function blockHtml(node: Block, s: State): SafeHtml {
     case 'paragraph':
       return html`<p>${inner()}</p>\n`;
     case 'heading-1':
-      return html`<h1${headingId(node)}>${inner()}</h1>\n`;
     case 'heading-2':
-      return html`<h2${headingId(node)}>${inner()}</h2>\n`;
-    case 'heading-3':
-      return html`<h3${headingId(node)}>${inner()}</h3>\n`;
+    case 'heading-3': {
+      const level = Number(node.type.slice(-1)) + (s.headingOffset ?? 0);
+      return level === 1
+        ? html`<h1${headingId(node)}>${inner()}</h1>\n`
+        : level === 2
+          ? html`<h2${headingId(node)}>${inner()}</h2>\n`
+          : level === 3
+            ? html`<h3${headingId(node)}>${inner()}</h3>\n`
+            : html`<h4${headingId(node)}>${inner()}</h4>\n`;
+    }
     case 'list-ordered': {
       const start = Number(node.data.start ?? 1);
       return html`<ol${start === 1 ? '' : html` start="${start}"`}>\n${items(node, s, false)}</ol>\n`;

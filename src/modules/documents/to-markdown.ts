@@ -77,7 +77,8 @@ function blockMarkdown(node: Block, links: PageLinks, marker: string): string {
     case 'heading-1':
     case 'heading-2':
     case 'heading-3': {
-      const level = Number(node.type.slice(-1));
+      // In a repository's file, one level below the page's `# Title` (from-markdown.ts).
+      const level = Number(node.type.slice(-1)) + (links.file === undefined ? 0 : 1);
       return `${'#'.repeat(level)} ${inlineMarkdown(node.nodes as Inline[], links, 'line')}${customAnchorMarkdown(node)}`;
     }
     case 'list-ordered':

@@ -47,6 +47,7 @@ export async function renderPageBody(input: PageBodyInput): Promise<Uint8Array> 
   const html = documentToHtml(doc, {
     highlight,
     newTab: input.newTab,
+    headingOffset: input.file === undefined ? 0 : 1,
     pageHref: (id) => {
       const row = table.byId.get(id);
       return row === undefined || row[3] === 'link' ? undefined : pageHref(input.base, row[1]);
