@@ -5,6 +5,7 @@ import { isAncestor } from '../git-write.js';
 import type { GitSource } from '../import/source.js';
 import type { GitSyncService } from '../service.js';
 import type { GitExportService, SyncTarget } from '../sync/service.js';
+import { BoundedSet } from './bounded-set.js';
 import type { GitLinksRepository } from './repository.js';
 import type { PreviewLinks } from './service.js';
 
@@ -16,6 +17,8 @@ import type { PreviewLinks } from './service.js';
  */
 export class BranchPreviews {
   private links: PreviewLinks | undefined;
+  /** Preview and linked commits already compared (a commit's ancestry never changes). */
+  private readonly checked = new BoundedSet(10_000);
 
   constructor(
     private readonly repo: GitLinksRepository,
@@ -66,10 +69,14 @@ export class BranchPreviews {
   async next(row: GitLinkRow, target: SyncTarget): Promise<void> {
     const previews = await this.repo.previews(row.space_id);
     const state = await this.deps.gitSync.row(row.space_id);
-    // Previews merged into the linked branch end.
+    // Previews merged into the linked branch end (checked once per synced commit and preview).
+    let dir: string | undefined;
     for (const p of previews) {
       if (p.commit_oid === '' || state?.commit_oid == null) continue;
-      const dir = (await this.deps.source.open(target.url, row.space_id)).dir;
+      const key = `${p.commit_oid}\0${state.commit_oid}`;
+      if (this.checked.has(key)) continue;
+      this.checked.add(key);
+      dir ??= (await this.deps.source.open(target.url, row.space_id)).dir;
       if (await isAncestor(dir, p.commit_oid, state.commit_oid).catch(() => false)) {
         await this.end(row.space_id, p.branch, p.change_request_id, 'the branch was merged');
       }
