@@ -174,8 +174,9 @@ async function syncOnce(
   // A branch without .gitbook.yaml, for a space that came from a folder of its repository (a
   // `root: ./docs/` it had): that folder again, and the .gitbook.yaml that says so, or the
   // SUMMARY would sit above the pages and the next import would not find the space's files.
+  // A branch that already has the space's SUMMARY where it is read keeps its layout.
   let configFile: { path: string; text: string } | undefined;
-  if (!baseFiles.has(configPath)) {
+  if (!baseFiles.has(configPath) && !baseFiles.has(join(root, config.summary))) {
     const folder = pagesFolder(revision.pages);
     if (folder !== '' && folder !== root && isInside(folder, root)) {
       root = folder;
