@@ -1,5 +1,16 @@
 import { Type } from 'typebox';
 
+/** `gitInfo` of GitBook's import and export bodies: deprecated, accepted, unused. */
+const DeprecatedGitInfo = Type.Optional(
+  Type.Object(
+    {
+      provider: Type.Union([Type.Literal('github'), Type.Literal('gitlab')]),
+      url: Type.String(),
+    },
+    { deprecated: true, additionalProperties: false },
+  ),
+);
+
 /** GitBook 0.202's ImportGitRepository (deprecated `repoCacheID` and `gitInfo` accepted, unused). */
 export const ImportGitRepositorySchema = Type.Object(
   {
@@ -44,15 +55,7 @@ export const ImportGitRepositorySchema = Type.Object(
     standalone: Type.Optional(
       Type.Boolean({ description: "Make a revision without making it the space's current one" }),
     ),
-    gitInfo: Type.Optional(
-      Type.Object(
-        {
-          provider: Type.Union([Type.Literal('github'), Type.Literal('gitlab')]),
-          url: Type.String(),
-        },
-        { deprecated: true, additionalProperties: false },
-      ),
-    ),
+    gitInfo: DeprecatedGitInfo,
   },
   { additionalProperties: false },
 );
@@ -101,15 +104,7 @@ export const ExportToGitRepositorySchema = Type.Object(
           'A snapshot: the commit is pushed, but the space is not linked to it (the next export starts again from the branch)',
       }),
     ),
-    gitInfo: Type.Optional(
-      Type.Object(
-        {
-          provider: Type.Union([Type.Literal('github'), Type.Literal('gitlab')]),
-          url: Type.String(),
-        },
-        { deprecated: true, additionalProperties: false },
-      ),
-    ),
+    gitInfo: DeprecatedGitInfo,
   },
   { additionalProperties: false },
 );
