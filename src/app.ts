@@ -65,6 +65,9 @@ import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
 import { plain404 } from './modules/published/routes.js';
 import { PublishedSiteService } from './modules/published/service.js';
+import { RedirectsRepository } from './modules/redirects/repository.js';
+import { redirectsRoutes } from './modules/redirects/routes.js';
+import { RedirectsService } from './modules/redirects/service.js';
 import { rendererRoutes } from './modules/renderer/routes.js';
 import { RendererReadsService } from './modules/renderer/service.js';
 import { installRevalidation } from './modules/revalidation/install.js';
@@ -169,6 +172,16 @@ export function buildServices(
     siteTokens,
     publicUrl: config.publicUrl,
   });
+  const redirects = new RedirectsService(db, new RedirectsRepository(db), {
+    requireSite: (organizationId, siteId) => sites.requireSite(organizationId, siteId),
+    variantsOf: (siteId) => publishedRepository.variantsOf(siteId),
+    revisionOf: (spaceId) => content.revisionFor(spaceId, { kind: 'space' }),
+    // A site's own addresses, by id and by basename: a destination there leads back into it.
+    siteRoots: (site) =>
+      [site.id, ...(site.basename === null ? [] : [site.basename])].map(
+        (address) => `${urls.publicBase}${address}/`,
+      ),
+  });
   const rendererReads = new RendererReadsService(db, {
     publishedSite: (site) => {
       const url = urls.publishedSite(site);
@@ -179,6 +192,7 @@ export function buildServices(
     customization,
     content,
     published: publishedRepository,
+    redirects,
   });
   const published = new PublishedSiteService(publishedRepository, {
     content,
@@ -255,6 +269,7 @@ export function buildServices(
     siteTokenGate,
     urlLookup,
     rendererReads,
+    redirects,
     published,
     search,
     content,
@@ -439,6 +454,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
+      await v1.register(redirectsRoutes, { redirects: services.redirects, urls: services.urls });
       for (const scope of [siteKeyedScope, spaceKeyed]) {
         await v1.register(async (scoped) => {
           if (scope === spaceKeyed) spaceKeyed.install(scoped);

@@ -39,6 +39,7 @@ export async function registerBrowserFacing(
         published: services.published,
         insights: services.insights,
         search: services.search,
+        redirects: services.redirects,
         secureCookies: config.publicUrl.startsWith('https:'),
       });
       await sites.register(previewPageRoutes, { previews: services.previews });

@@ -35,6 +35,7 @@ export interface DatabaseSchema {
   git_links: GitLinkRow;
   git_branch_previews: GitBranchPreviewRow;
   change_request_previews: ChangeRequestPreviewRow;
+  site_redirects: SiteRedirectRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -438,4 +439,19 @@ export interface InviteRow {
   /** Email invites: when and by whom it was used (single use). */
   used_at: string | null;
   used_by: string | null;
+}
+
+/** A site redirect rule (docs/sites.md, "Redirects"). */
+export interface SiteRedirectRow {
+  id: string;
+  site_id: string;
+  /** Canonical form (modules/redirects/source-path.ts): `/old/page`, `/old/*`, `/old*`. */
+  source: string;
+  draft: number;
+  capture_wildcard: number;
+  permanent: number;
+  /** GitBook's SiteRedirectDestination, as JSON text. */
+  destination: string;
+  created_at: string;
+  updated_at: string | null;
 }

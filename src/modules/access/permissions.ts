@@ -289,6 +289,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getSiteById: p('read', 'site:read', 'GitBook 0.202 names no scope; Livery uses site:read'),
   getPublishedContentSite: renderer(p('read', 'site:read')),
   getSiteRedirectBySource: renderer(p('read', 'site:read')),
+  listSiteRedirects: p('read', 'site:read'),
+  createSiteRedirect: p('admin', 'site:write'),
+  bulkUpsertSiteRedirects: p('admin', 'site:write'),
+  updateSiteRedirectById: p('admin', 'site:write'),
+  deleteSiteRedirectById: p('admin', 'site:write'),
   resolvePublishedContentByUrl: p(
     null,
     null,

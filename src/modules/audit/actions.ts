@@ -14,6 +14,11 @@ export const AUDIT_ACTIONS = {
   'site.unpublished': 'site: details {}',
   'site.visibility.changed': 'site: details {from, to}',
   'site.basename.changed': 'site: details {from, to}',
+  'site.redirect.created': 'site: a redirect rule created; details {redirect, source, draft}',
+  'site.redirect.updated': 'site: a redirect rule changed; details {redirect, source, draft}',
+  'site.redirect.deleted': 'site: a redirect rule deleted; details {redirect, source, draft}',
+  'site.redirect.published':
+    'site: a draft redirect made live (bulk `intent: publish`); details {redirect, source, draft}',
   'share-link.created': 'share-link: details {siteId, name}',
   'share-link.updated': 'share-link: details {siteId, changed: {field: value}}',
   'share-link.revoked': 'share-link: details {siteId}',

@@ -8,6 +8,8 @@ import { ifNoneMatchHits } from '../../http/conditional.js';
 import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
+import type { RedirectsService } from '../redirects/service.js';
+import { canonicalPath } from '../redirects/source-path.js';
 import { MAX_QUERY } from '../search/schemas.js';
 import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
@@ -42,8 +44,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   published: PublishedSiteService;
   insights: InsightsService;
   search: SearchService;
+  /** The site's redirect rules (docs/published-site.md, "Redirects"). */
+  redirects: Pick<RedirectsService, 'resolve'>;
   secureCookies: boolean;
-}> = async (app, { published, insights, search, secureCookies }) => {
+}> = async (app, { published, insights, search, redirects, secureCookies }) => {
   // SameSite=Lax: no other site can send a visitor's cookies with a POST.
   const cookieOptions = (root: string, extra: { maxAge?: number } = {}) => ({
     path: root.slice(0, -1),
@@ -259,6 +263,24 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     if (admitted === undefined) return reply;
     const { open, segments, noindex } = admitted;
     const answer = await published.page(open, segments, noindex, request.log);
+    // A page wins; where none is, the site's redirect rules come before `.gitbook.yaml`'s.
+    if (
+      answer.kind === 'missing' ||
+      (answer.kind === 'html' && answer.status === 404) ||
+      (answer.kind === 'redirect' && answer.gitbookYaml === true)
+    ) {
+      const redirection = await redirects.resolve(open.site, canonicalPath(segments), open.root, {
+        publicLive: anyoneMayRead(open),
+        variants: open.variants,
+      });
+      if (redirection !== undefined) {
+        return reply
+          .code(redirection.status)
+          .header('cache-control', noindex ? 'private, no-cache' : 'no-cache')
+          .header('location', withQuery(redirection.location, request.url))
+          .send();
+      }
+    }
     if (answer.kind === 'missing') return plain404(reply);
     if (answer.kind === 'redirect' || answer.kind === 'markdown') {
       // Only a public site's pages (the one case served without noindex) may sit in shared caches.
@@ -314,6 +336,18 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
 function anyoneMayRead(open: OpenSite): boolean {
   const { published, visibility } = open.site;
   return published === 1 && (visibility === 'public' || visibility === 'unlisted');
+}
+
+/**
+ * A redirect's location with the request's query (without one-time credentials) carried over,
+ * unless the location has a query of its own.
+ */
+function withQuery(location: string, rawUrl: string): string {
+  if (/[?#]/.test(location)) return location;
+  const kept = withoutCredentials(rawUrl);
+  const at = kept.indexOf('?');
+  if (at === -1) return location;
+  return `${location}${kept.slice(at)}`;
 }
 
 /** The visitor of the tracking cookie, when it holds an id Livery could have made. */

@@ -5,6 +5,7 @@ import { sendJsonText } from '../../http/json-text.js';
 import { responses, SiteParams } from '../../http/schemas.js';
 import { SettingsSchema } from '../../settings/settings-schema.js';
 import { memberRoleOf } from '../access/permission-checks.js';
+import { SiteRedirectSchema } from '../redirects/schemas.js';
 import { setRendererCache, siteTag, spaceTag } from '../revalidation/cache-headers.js';
 import { SiteSchema, SiteSpaceSchema } from '../sites/schemas.js';
 import type { Reader, RendererReadsService } from './service.js';
@@ -93,7 +94,7 @@ export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsSer
         operationId: 'getSiteRedirectBySource',
         summary: 'Resolve a site redirect rule by its source path',
         description:
-          "The redirects of the site's variants' `.gitbook.yaml` (spaces imported from Git): the page's address, when no page is at the source path; 404 otherwise.",
+          "The site's live redirect rules first (an exact source, else the longest prefix), then the redirects of its variants' `.gitbook.yaml` (those only when no page is at the source path); 404 otherwise.",
         tags: ['site-redirects'],
         params: SiteParams,
         querystring: Type.Object({
@@ -103,20 +104,7 @@ export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsSer
         response: responses(
           {
             200: Type.Object({
-              redirect: Type.Object({
-                object: Type.Literal('site-redirect'),
-                id: Type.String(),
-                source: Type.String(),
-                draft: Type.Boolean(),
-                captureWildcard: Type.Boolean(),
-                permanent: Type.Boolean(),
-                destination: Type.Object({
-                  kind: Type.Literal('site-page'),
-                  siteSpaceId: Type.String(),
-                  pageId: Type.String(),
-                }),
-                createdAt: Type.String(),
-              }),
+              redirect: SiteRedirectSchema,
               target: Type.String({ description: 'URL of the destination of the redirect' }),
             }),
           },

@@ -5,6 +5,8 @@ import type { ContentService } from '../content/service.js';
 import { findById, findByPath } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
 import type { PublishedRepository } from '../published/repository.js';
+import type { RedirectsService } from '../redirects/service.js';
+import { canonicalPath } from '../redirects/source-path.js';
 import type { SitesService } from '../sites/service.js';
 import type { SiteSpacesService } from '../sites/site-spaces-service.js';
 
@@ -34,6 +36,7 @@ export class RendererReadsService {
       published: PublishedRepository;
       /** A published site's address (PUBLIC_URL + its basename), ending with `/`. */
       publishedSite: (site: { id: string; basename: string | null }) => string;
+      redirects: Pick<RedirectsService, 'resolve'>;
     },
   ) {
     this.views = new GenerationCache(db, VIEWS_KEPT);
@@ -70,15 +73,24 @@ export class RendererReadsService {
   }
 
   /**
-   * getSiteRedirectBySource: the redirects of the site's variants' `.gitbook.yaml` files
-   * (docs/git-sync.md, "Redirects"). `source` is a path of the site (`/old/page`, or
-   * `/{variant}/old/page` for another variant than the default); the answer is the page's
-   * address on the published site, and only when no page is at the old path. Anything else: 404.
+   * getSiteRedirectBySource: first the site's live redirect rules (docs/sites.md, "Redirects":
+   * an exact source, else the longest prefix, its target with the captured suffix), then the
+   * redirects of the site's variants' `.gitbook.yaml` files (docs/git-sync.md, "Redirects").
+   * `source` is a path of the site (`/old/page`, or `/{variant}/old/page` for another variant
+   * than the default); a `.gitbook.yaml` redirect answers only when no page is at the old path.
+   * Anything else: 404.
    */
   async redirect(organizationId: string, siteId: string, source: string) {
     const site = await this.deps.sites.requireSite(organizationId, siteId);
-    const path = source.replace(/^\/+/, '').replace(/\/+$/, '');
     const root = this.deps.publishedSite(site);
+    const segments = decodedSegments(source);
+    if (segments !== undefined) {
+      const stored = await this.deps.redirects.resolve(site, canonicalPath(segments), root, {
+        publicLive: site.published === 1 && ['public', 'unlisted'].includes(site.visibility),
+      });
+      if (stored !== undefined) return { redirect: stored.redirect, target: stored.location };
+    }
+    const path = source.replace(/^\/+/, '').replace(/\/+$/, '');
     for (const variant of await this.deps.published.variantsOf(siteId)) {
       const prefix = variant.isDefault ? '' : `${variant.path}/`;
       if (!path.startsWith(prefix)) continue;
@@ -139,6 +151,18 @@ export class RendererReadsService {
       }),
     );
     return { alternates: alternates.filter((a) => a !== undefined) };
+  }
+}
+
+/** The decoded segments of a path, or undefined when one is not valid percent-encoding. */
+function decodedSegments(path: string): string[] | undefined {
+  try {
+    return path
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
   }
 }
 

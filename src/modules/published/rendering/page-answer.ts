@@ -17,7 +17,8 @@ import { KATEX_MARK, type PageView, renderPage } from './page-html.js';
 export type PageAnswer =
   | { kind: 'html'; status: 200 | 404; html: Buffer; settings: Settings }
   | { kind: 'markdown'; text: string }
-  | { kind: 'redirect'; location: string; permanent?: boolean }
+  /** `gitbookYaml`: a redirect of the variant's `.gitbook.yaml`, which a site redirect overrides. */
+  | { kind: 'redirect'; location: string; permanent?: boolean; gitbookYaml?: true }
   | { kind: 'missing' };
 
 /**
@@ -71,7 +72,7 @@ export async function answerAt(
     // A redirect of `.gitbook.yaml`: used only when no page is at the old path (GitBook's rule).
     const redirected = redirectTarget(frame, pagePath);
     if (redirected !== undefined)
-      return { kind: 'redirect', location: redirected, permanent: true };
+      return { kind: 'redirect', location: redirected, permanent: true, gitbookYaml: true };
     return html(404, settings, notFoundView(frame));
   }
   if (found.page.type === 'group') {
