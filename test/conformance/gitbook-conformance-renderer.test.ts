@@ -3,6 +3,7 @@
  * the published view, redirects, meta links — judged against GitBook 0.202's response schemas,
  * called with an API token and with the site token the lookup mints.
  */
+import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { Conformance } from '../helpers/gitbook-conformance.js';
@@ -70,6 +71,25 @@ describe('GitBook conformance: the renderer’s reads', () => {
       'getSiteRedirectBySource',
       { method: 'GET', url: `${site.base}/redirect?source=/old/page`, headers: bearer(apiToken) },
       { status: 404 },
+    );
+    // A stored rule (docs/sites.md, "Redirects") in the shape 0.130 knows too.
+    const rule = await t.request({
+      method: 'POST',
+      url: `${site.base}/redirects`,
+      payload: {
+        source: '/moved',
+        destination: {
+          kind: 'site-page',
+          siteSpaceId: site.siteSpaceIds[0],
+          pageId: site.tree.intro,
+        },
+      },
+    });
+    assert.equal(rule.statusCode, 201);
+    await c.call(
+      'getSiteRedirectBySource',
+      { method: 'GET', url: `${site.base}/redirect?source=/moved`, headers: bearer(apiToken) },
+      { status: 200 },
     );
     const spaceRead = await t.request({ method: 'GET', url: `/v1/spaces/${space}` });
     const revision = (spaceRead.json() as { revision: string }).revision;

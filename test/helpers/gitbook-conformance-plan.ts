@@ -102,6 +102,13 @@ export const AREAS = {
     'getSiteRedirectBySource',
     'listRevisionPageMetaLinks',
   ],
+  redirects: [
+    'createSiteRedirect',
+    'bulkUpsertSiteRedirects',
+    'listSiteRedirects',
+    'updateSiteRedirectById',
+    'deleteSiteRedirectById',
+  ],
   insights: [
     'createPageFeedback',
     'getPageFeedback',
@@ -145,8 +152,6 @@ export const STATUSES_NOT_EXERCISED: Record<string, string> = {
     'the operation has no query and no body: there is no input to reject',
   'regenerateSitePublishingAuthById 400':
     'the operation has no query and no body: there is no input to reject',
-  'getSiteRedirectBySource 200':
-    'Livery keeps no redirect rules (docs/renderer.md): every source is a 404, which is judged',
   'getSiteRedirectBySource 400':
     'a source without a leading slash is refused with a 400 that neither spec declares (test/http/site-tokens.test.ts checks it)',
   'deleteSiteSpaceCustomizationById 400':

@@ -143,8 +143,8 @@ describe('GET /openapi.json', () => {
     const creates = v1Operations().filter(({ op }) => op.responses?.['201']);
     // createSpace, createSite, addSpaceToSite, createSiteShareLink and its space-keyed form,
     // createUserToken, createOrganizationTeam, createOrganizationInvite, createUser,
-    // createChangeRequest, createPageFeedback, createSitesPageFeedback.
-    assert.equal(creates.length, 12);
+    // createChangeRequest, createPageFeedback, createSitesPageFeedback, createSiteRedirect.
+    assert.equal(creates.length, 13);
     for (const { path, op } of creates) {
       const created = op.responses?.['201'] as { headers?: Record<string, unknown> } | undefined;
       assert.ok(created?.headers?.location, path);
