@@ -25,6 +25,7 @@ export const {
   CustomizationLocale,
   CustomizationPageActionType,
   MemberRole,
+  SiteRedirectOrderBy,
   SiteSocialAccountPlatform,
   SpaceEditMode,
   TeamMemberRole,
