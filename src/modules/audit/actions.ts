@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = {
   'site.unpublished': 'site: details {}',
   'site.visibility.changed': 'site: details {from, to}',
   'site.basename.changed': 'site: details {from, to}',
+  'site.hostname.changed': 'site: details {from, to} (null: none)',
   'share-link.created': 'share-link: details {siteId, name}',
   'share-link.updated': 'share-link: details {siteId, changed: {field: value}}',
   'share-link.revoked': 'share-link: details {siteId}',
