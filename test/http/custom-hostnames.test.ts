@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { OrgRole } from '../../src/modules/access/permissions.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { type PublishedSite, publishedSite } from '../helpers/published.js';
 import { rawRequest } from '../helpers/raw-http.js';
+import { memberWithRole, requestAs } from '../helpers/roles.js';
 
 /**
  * Custom hostnames (issue 29 §3, docs/sites.md "Custom hostnames"): updateSiteById's `hostname`,
@@ -100,11 +102,36 @@ describe('setting, reading and removing a hostname', () => {
     const asOther = { authorization: `Bearer ${other.token}` };
     const url = `/v1/custom-hostnames/${HOST}`;
     expectError(await t.app.inject({ method: 'GET', url, headers: asOther }), 404);
-    expectError(await t.app.inject({ method: 'PATCH', url, headers: asOther }), 404);
+    const revalidate = expectError(
+      await t.app.inject({ method: 'PATCH', url, headers: asOther }),
+      400,
+    );
+    assert.match(revalidate, /^params\.hostname: /);
     expectStatus(await t.app.inject({ method: 'DELETE', url, headers: asOther }), 204);
     expectStatus(await t.request({ method: 'GET', url }), 200);
     // Its own site may set the same hostname again: not a conflict with itself.
     expectStatus(await patch(site.base, { hostname: HOST }), 200);
+  });
+
+  test('members: read may get it, only admin may revalidate or remove it; below, it is unknown', async () => {
+    const url = `/v1/custom-hostnames/${HOST}`;
+    const as = async (role: OrgRole, method: 'GET' | 'PATCH' | 'DELETE') =>
+      (await requestAs(t, await memberWithRole(t, role), { method, url })).statusCode;
+    assert.equal(await as('guest', 'GET'), 404);
+    assert.equal(await as('read', 'GET'), 200);
+    assert.equal(await as('create', 'PATCH'), 400);
+    assert.equal(await as('create', 'DELETE'), 204);
+    expectStatus(await t.request({ method: 'GET', url }), 200);
+    assert.equal(await as('admin', 'PATCH'), 204);
+    // A token restricted to site:read may read it, not remove it.
+    const restricted = await t.services.identity.createToken(t.userId, {
+      label: 'read only',
+      scopes: ['site:read'],
+    });
+    const headers = { authorization: `Bearer ${restricted.token}` };
+    expectStatus(await t.app.inject({ method: 'GET', url, headers }), 200);
+    expectError(await t.app.inject({ method: 'DELETE', url, headers }), 403);
+    expectStatus(await t.request({ method: 'GET', url }), 200);
   });
 
   test('validation: the pattern, IP addresses and Livery’s own host are 400s naming body.hostname', async () => {

@@ -322,7 +322,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   dnsRevalidateCustomHostname: p(
     null,
     'site:write',
-    "GitBook reserves it to its staff; Livery checks no DNS: role admin in the organization of the hostname's site answers 204, else 404",
+    "GitBook reserves it to its staff; Livery checks no DNS: role admin in the organization of the hostname's site answers 204, else 400 as for an inactive hostname",
   ),
   addSpaceToSite: p('admin', 'site:write'),
   updateSiteSpaceById: p('admin', 'site:write'),

@@ -36,10 +36,13 @@ export const customHostnamesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'dnsRevalidateCustomHostname',
         summary: 'Revalidate a custom hostname DNS',
         description:
-          'Livery checks no DNS, so there is nothing to revalidate: 204 for an admin of the organization whose site holds the hostname, 404 for anyone else.',
+          "Livery checks no DNS, so there is nothing to revalidate: 204 for an admin of the organization whose site holds the hostname; for anyone else, GitBook's 400 for an inactive hostname (as for a hostname no site holds).",
         tags: ['custom-hostnames'],
         params: HostnameParams,
-        response: responses({ 204: NoContent('Nothing to revalidate: the hostname is live') }),
+        response: responses(
+          { 204: NoContent('Nothing to revalidate: the hostname is live') },
+          [400],
+        ),
       },
     },
     async (request, reply) => {

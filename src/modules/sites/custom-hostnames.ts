@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { Urls } from '../../urls.js';
 import { type OrgRole, roleAtLeast } from '../access/permissions.js';
 import type { Actor } from '../audit/actor.js';
@@ -53,10 +53,15 @@ export class CustomHostnamesService {
     return true;
   }
 
-  /** Nothing to revalidate (Livery checks no DNS): 204 for a hostname the caller manages. */
+  /**
+   * Nothing to revalidate (Livery checks no DNS): 204 for a hostname the caller manages; else
+   * GitBook's 400 for an inactive hostname, which is what one no site of theirs holds is.
+   */
   async revalidate(hostname: string, actor: Actor): Promise<void> {
     if ((await this.held(hostname, actor, 'admin')) === undefined) {
-      throw unknownHostname(hostname);
+      throw badRequest(
+        `params.hostname: ${JSON.stringify(hostname)} is no active custom hostname of a site you administer`,
+      );
     }
   }
 
