@@ -341,6 +341,7 @@ class Documents {
       customization_version: body === undefined ? 0 : 1,
       customization_updated_at: body === undefined ? null : at,
       proxy: null,
+      hostname: null,
     };
   }
 

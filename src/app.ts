@@ -61,6 +61,7 @@ import { MembersService } from './modules/members/service.js';
 import { PreviewsRepository } from './modules/previews/repository.js';
 import { previewLinkRoutes } from './modules/previews/routes.js';
 import { ChangeRequestPreviewsService } from './modules/previews/service.js';
+import { SiteHostnames } from './modules/published/access/site-hostnames.js';
 import { previewRoutes } from './modules/published/preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
 import { plain404 } from './modules/published/routes.js';
@@ -79,6 +80,9 @@ import { ShareLinksService } from './modules/share-links/service.js';
 import { SiteTokenGate } from './modules/site-tokens/gate.js';
 import { SiteTokenKeys } from './modules/site-tokens/keys.js';
 import { SiteTokens } from './modules/site-tokens/site-token.js';
+import { CustomHostnamesService } from './modules/sites/custom-hostnames.js';
+import { customHostnamesRoutes } from './modules/sites/custom-hostnames-routes.js';
+import { ownHostsOf } from './modules/sites/hostname.js';
 import { SitesRepository } from './modules/sites/repository.js';
 import { sitesRoutes } from './modules/sites/routes.js';
 import { SpaceKeyedScope, siteKeyedScope } from './modules/sites/scope.js';
@@ -118,8 +122,10 @@ export interface AppDependencies {
 export function buildServices(
   { config, db }: AppDependencies,
   workers: Workers = new Workers(config.workers),
+  /** The map of custom hostnames the app routes requests by (buildApp's). */
+  siteHostnames: SiteHostnames = new SiteHostnames(db),
 ) {
-  const urls = new Urls(config.baseUrl, config.publicUrl);
+  const urls = new Urls(config.baseUrl, config.publicUrl, config.customHostnameScheme);
   // The server's key (src/server-key.ts): one instance, loaded at its first use.
   const serverKey = new ServerKey(config.gitSync.secretKey);
   const identity = new IdentityService(new IdentityRepository(db), urls);
@@ -129,7 +135,16 @@ export function buildServices(
     urls,
     config.gitSync.operationTimeoutMs,
   );
-  const sites = new SitesService(new SitesRepository(db), spaces, urls);
+  const sites = new SitesService(new SitesRepository(db), spaces, urls, {
+    own: ownHostsOf(config.baseUrl, config.publicUrl),
+    changed: () => siteHostnames.reload(),
+  });
+  const customHostnames = new CustomHostnamesService(
+    sites,
+    (userId, organizationId) =>
+      identity.requireMember(userId, organizationId).catch(() => undefined),
+    urls,
+  );
   const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
@@ -204,6 +219,7 @@ export function buildServices(
     mount: new URL(config.publicUrl).pathname,
     apiBase: config.baseUrl,
     publicUrl: config.publicUrl,
+    hostnameRoot: urls.hostnameRoot,
     workers,
   });
   const previews = new ChangeRequestPreviewsService(new PreviewsRepository(db), {
@@ -279,6 +295,8 @@ export function buildServices(
     identity,
     spaces,
     sites,
+    siteHostnames,
+    customHostnames,
     siteSpaces,
     shareLinks,
     publishingAuth,
@@ -300,6 +318,12 @@ const DEPRECATIONS_DOC = new URL('../docs/deprecations.md', import.meta.url);
  */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config } = deps;
+  // Requests for a site's custom hostname are routed to the site before Fastify's router runs.
+  const siteHostnames = new SiteHostnames(deps.db);
+  const hostedRouting = {
+    trustProxy: config.trustProxy,
+    mount: new URL(config.publicUrl).pathname,
+  };
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -319,6 +343,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: false, // installOperations answers the 503 of a closing server
     ...serverTimeouts(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    rewriteUrl: (request) => siteHostnames.rewrite(request, hostedRouting),
+    trustProxy: config.trustProxy,
     frameworkErrors: (error, request, reply) => frameworkErrors(error, request, reply, plain404),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -355,7 +381,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const workers = new Workers(config.workers);
   await installOperations(app, deps, workers);
   registerWorkerMetrics(app.metricsRegistry, workers);
-  const services = buildServices(deps, workers);
+  const services = buildServices(deps, workers, siteHostnames);
+  siteHostnames.useLog((error) => app.log.warn({ err: error }, 'custom hostnames: reload failed'));
+  app.addHook('onReady', () => siteHostnames.reload());
   services.gitSync.useLog(app.log);
   services.gitLinks.useLog(app.log);
   const revalidateSpace = installRevalidation(app, config, deps.db);
@@ -453,6 +481,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         siteSpaces: services.siteSpaces,
       });
       await v1.register(sitesRoutes, { sites: services.sites });
+      await v1.register(customHostnamesRoutes, { hostnames: services.customHostnames });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
       await v1.register(redirectsRoutes, { redirects: services.redirects, urls: services.urls });
       for (const scope of [siteKeyedScope, spaceKeyed]) {

@@ -9,6 +9,16 @@ export interface Config {
   readonly baseUrl: string;
   /** Where published sites are served: a site's URL is this plus its basename or id (ends in /). */
   readonly publicUrl: string;
+  /**
+   * TRUST_PROXY=1: the reverse proxy in front is trusted, so X-Forwarded-Host (and Fastify's
+   * X-Forwarded-For and -Proto) say which host a visitor asked for (docs/deploy.md).
+   */
+  readonly trustProxy: boolean;
+  /**
+   * CUSTOM_HOSTNAME_SCHEME: `https` or `http`, the scheme of a site's custom hostname in the
+   * addresses Livery writes (urls.published, canonical links); default PUBLIC_URL's scheme.
+   */
+  readonly customHostnameScheme: 'http' | 'https';
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
   readonly orgTitle: string;
@@ -207,6 +217,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     );
   }
 
+  const trustProxy = parseFlag(env.TRUST_PROXY, 'TRUST_PROXY', problems);
+  const schemeDefault = publicUrl.startsWith('https:') ? 'https' : 'http';
+  const customHostnameScheme = str('CUSTOM_HOSTNAME_SCHEME', schemeDefault);
+  if (customHostnameScheme !== 'http' && customHostnameScheme !== 'https') {
+    problems.push(
+      `CUSTOM_HOSTNAME_SCHEME must be https or http (got ${JSON.stringify(env.CUSTOM_HOSTNAME_SCHEME)})`,
+    );
+  }
+
   const orgTitle = str('LIVERY_ORG_TITLE', 'Default organization');
   if (orgTitle.length < 2 || orgTitle.length > 255) {
     problems.push('LIVERY_ORG_TITLE must be 2 to 255 characters long');
@@ -308,6 +327,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port: port as number,
     baseUrl,
     publicUrl,
+    trustProxy,
+    customHostnameScheme: customHostnameScheme as 'http' | 'https',
     database: Object.freeze(
       (database as ParsedDatabase).dialect === 'sqlite'
         ? {
@@ -413,6 +434,14 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * `sqlite:<path>` (relative or absolute), `sqlite://<path>` and `sqlite::memory:`; or
  * `postgres://` / `postgresql://` URLs as `pg` reads them, plus Livery's own `schema` parameter.
  */
+/** A yes/no setting: unset, empty, `0` or `false` is no; `1` or `true` is yes. */
+function parseFlag(value: string | undefined, key: string, problems: string[]): boolean {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  problems.push(`${key} must be 1, true, 0 or false (got ${JSON.stringify(value)})`);
+  return false;
+}
+
 function parseDatabaseUrl(url: string, cwd: string): ParsedDatabase | string {
   if (url.startsWith('sqlite:')) {
     let path = url.slice('sqlite:'.length);

@@ -20,6 +20,7 @@ import * as m0016 from './migrations/0016_git_sync.js';
 import * as m0017 from './migrations/0017_git_links.js';
 import * as m0018 from './migrations/0018_change_request_previews.js';
 import * as m0020 from './migrations/0020_site_redirects.js';
+import * as m0021 from './migrations/0021_site_hostnames.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0017_git_links': m0017,
   '0018_change_request_previews': m0018,
   '0020_site_redirects': m0020,
+  '0021_site_hostnames': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -323,6 +323,8 @@ export interface SiteRow {
   customization_updated_at: string | null;
   /** Proxy origin (`company.com/docs`), or null. */
   proxy: string | null;
+  /** Custom hostname (`docs.acme.com`, lower case; unique across organizations), or null. */
+  hostname: string | null;
 }
 
 export interface SiteSpaceRow {

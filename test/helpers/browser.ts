@@ -7,7 +7,7 @@ import { findChromium, INSTALL_HINT } from '../../scripts/chromium.js';
  * root, no GPU, no background connections: the network is closed). A missing Chromium fails the
  * test with how to install it; it is never skipped.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = findChromium();
   assert.ok(executablePath !== undefined, INSTALL_HINT);
   return chromium.launch({
@@ -21,6 +21,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

@@ -96,6 +96,7 @@ export const AREAS = {
     'getPageInRevisionByPath',
     'getPageDocumentInRevisionById',
   ],
+  hostnames: ['getCustomHostname', 'dnsRevalidateCustomHostname', 'removeCustomHostname'],
   renderer: [
     'resolvePublishedContentByUrl',
     'getPublishedContentSite',
@@ -156,6 +157,10 @@ export const STATUSES_NOT_EXERCISED: Record<string, string> = {
     'a source without a leading slash is refused with a 400 that neither spec declares (test/http/site-tokens.test.ts checks it)',
   'deleteSiteSpaceCustomizationById 400':
     'the operation has no query and no body: there is no input to reject',
+  'getCustomHostname 400': 'the operation has no query and no body: there is no input to reject',
+  'dnsRevalidateCustomHostname 400':
+    "GitBook declares its 400 (an inactive hostname) with ConflictError's body, whose error.code must be 409; Livery's envelope says 400 (test/http/custom-hostnames.test.ts checks it)",
+  'removeCustomHostname 400': 'the operation has no query and no body: there is no input to reject',
 };
 
 /** Asserts that the file judged exactly its area's operations, with every status it should. */

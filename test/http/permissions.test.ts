@@ -1208,6 +1208,27 @@ const OPERATIONS: Operation[] = [
       payload: { url: 'http://livery.test/s/no-such-site' },
     }),
   },
+  // Custom hostnames: the path names no organization, so the table's role is checked by the
+  // service against the hostname's site (test/http/custom-hostnames.test.ts); a hostname no
+  // site holds answers the same to everyone.
+  {
+    operationId: 'getCustomHostname',
+    method: 'GET',
+    success: 404,
+    call: async () => ({ url: '/v1/custom-hostnames/nothing.example.test' }),
+  },
+  {
+    operationId: 'dnsRevalidateCustomHostname',
+    method: 'PATCH',
+    success: 400,
+    call: async () => ({ url: '/v1/custom-hostnames/nothing.example.test' }),
+  },
+  {
+    operationId: 'removeCustomHostname',
+    method: 'DELETE',
+    success: 204,
+    call: async () => ({ url: '/v1/custom-hostnames/nothing.example.test' }),
+  },
   {
     operationId: 'searchSiteContent',
     method: 'POST',

@@ -311,6 +311,24 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
       'GitBook 0.202 names the OAuth scope site:search; Livery uses site:read: it answers what the published site shows',
     ),
   ),
+  // Custom hostnames (docs/sites.md): the path names no organization; the service checks the
+  // role in the organization of the site holding the hostname and answers as for an unknown
+  // hostname otherwise.
+  getCustomHostname: p(
+    null,
+    'site:read',
+    "GitBook reserves it to its staff; Livery: role read in the organization of the hostname's site, else 404",
+  ),
+  removeCustomHostname: p(
+    null,
+    'site:write',
+    "GitBook reserves it to its staff; Livery: role admin in the organization of the hostname's site, else 204 as for an unknown hostname",
+  ),
+  dnsRevalidateCustomHostname: p(
+    null,
+    'site:write',
+    "GitBook reserves it to its staff; Livery checks no DNS: role admin in the organization of the hostname's site answers 204, else 400 as for an inactive hostname",
+  ),
   addSpaceToSite: p('admin', 'site:write'),
   updateSiteSpaceById: p('admin', 'site:write'),
   deleteSiteSpaceById: p('admin', 'site:write'),

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = {
   'site.redirect.deleted': 'site: a redirect rule deleted; details {redirect, source, draft}',
   'site.redirect.published':
     'site: a draft redirect made live (bulk `intent: publish`); details {redirect, source, draft}',
+  'site.hostname.changed': 'site: details {from, to} (null: none)',
   'share-link.created': 'share-link: details {siteId, name}',
   'share-link.updated': 'share-link: details {siteId, changed: {field: value}}',
   'share-link.revoked': 'share-link: details {siteId}',

@@ -21,6 +21,8 @@ export interface PublishedVariant {
  */
 export class PublishedRepository {
   readonly siteByAddress;
+  /** The site whose custom hostname this is (lower case; the unique `sites_hostname` index). */
+  readonly siteByHostname;
   readonly variantsOf;
   /** The database's generation (db/database.ts): what kept page views are current under. */
   readonly generation: () => string | undefined;
@@ -36,6 +38,11 @@ export class PublishedRepository {
           .selectAll()
           .where((eb) => eb.or([eb('basename', '=', address), eb('id', '=', address)]))
           .limit(1),
+      (rows): SiteRow | undefined => rows[0],
+    );
+    this.siteByHostname = prepareCached(
+      db,
+      (hostname: string) => db.selectFrom('sites').selectAll().where('hostname', '=', hostname),
       (rows): SiteRow | undefined => rows[0],
     );
     this.variantsOf = prepareCached(

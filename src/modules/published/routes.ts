@@ -15,6 +15,7 @@ import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
 import { parseSiteAddress, withoutCredentials } from './access/address.js';
+import { hostedOf } from './access/site-hostnames.js';
 import { katexFont, siteAssets } from './assets/assets.js';
 import { pageCsp } from './rendering/csp.js';
 import {
@@ -50,7 +51,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { published, insights, search, redirects, secureCookies }) => {
   // SameSite=Lax: no other site can send a visitor's cookies with a POST.
   const cookieOptions = (root: string, extra: { maxAge?: number } = {}) => ({
-    path: root.slice(0, -1),
+    path: root === '/' ? '/' : root.slice(0, -1),
     httpOnly: true,
     secure: secureCookies,
     sameSite: 'lax' as const,
@@ -63,7 +64,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
    */
   async function admit(request: FastifyRequest, reply: FastifyReply, page: boolean) {
     const address = parseSiteAddress(request.url);
-    const open = address === undefined ? undefined : await published.open(address.site);
+    const hosted = hostedOf(request.raw);
+    const open =
+      address === undefined ? undefined : await published.open(address.site, hosted?.hostname);
     if (address === undefined || open === undefined) return void plain404(reply);
     const query = request.query as Record<string, unknown>;
     const decision = await published.access(open, {
@@ -92,7 +95,11 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         reply
           .setCookie(name, value, cookieOptions(open.root))
           .setCookie(other, '', cookieOptions(open.root, { maxAge: 0 }));
-        const location = `${published.mount}${withoutCredentials(request.url).slice(3)}`;
+        // At a custom hostname, the address the visitor asked for (`/page`), not the route's.
+        const location =
+          hosted === undefined
+            ? `${published.mount}${withoutCredentials(request.url).slice(3)}`
+            : withoutCredentials(request.originalUrl);
         return void reply.code(302).header('cache-control', 'no-store').redirect(location);
       }
       case 'unauthorized': {
@@ -241,7 +248,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
    */
   const page = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers.authorization === undefined) {
-      const kept = published.views.peek(pathOf(request.url));
+      const kept = published.views.peek(viewKey(request));
       if (kept !== undefined) {
         const encoded = kept.page.body.encodedFor(request.headers['accept-encoding']);
         if (!(encoded instanceof Promise)) {
@@ -302,7 +309,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
       anyoneMayRead(open) &&
       !published.isProvisional(answer)
     ) {
-      published.views.keep(pathOf(request.url), generation, {
+      published.views.keep(viewKey(request), generation, {
         page: representation,
         noindex,
         root: open.root,
@@ -327,6 +334,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   app.get('/s/:site', { schema: { hide: true } }, page);
   app.get('/s/:site/*', { schema: { hide: true } }, page);
 };
+
+/**
+ * What a kept page view is found by: its path, and at a custom hostname the hostname and the
+ * path asked for (the same page there is rendered for the root; NUL is in no request path).
+ */
+function viewKey(request: FastifyRequest): string {
+  const hosted = hostedOf(request.raw);
+  return hosted === undefined
+    ? pathOf(request.url)
+    : `\u0000${hosted.hostname}${pathOf(request.originalUrl)}`;
+}
 
 /**
  * Whether the access rules let every visitor without credentials read the site: published, and

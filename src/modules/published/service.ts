@@ -41,7 +41,7 @@ export type RenderLog = Pick<FastifyBaseLogger, 'warn'>;
 export interface OpenSite {
   site: SiteRow;
   variants: readonly PublishedVariant[];
-  /** The site's root as visitors address it (`/s/acme/`). */
+  /** The site's root as visitors address it (`/s/acme/`, or `/` at its custom hostname). */
   root: string;
 }
 
@@ -77,6 +77,8 @@ export class PublishedSiteService {
       apiBase: string;
       /** PUBLIC_URL, ending with `/`: the absolute addresses of previews. */
       publicUrl: string;
+      /** A custom hostname's root address (`https://docs.acme.com/`: urls.ts). */
+      hostnameRoot: (hostname: string) => string;
       workers: Workers;
     },
   ) {
@@ -88,11 +90,18 @@ export class PublishedSiteService {
     return this.deps.mount;
   }
 
-  async open(address: string): Promise<OpenSite | undefined> {
+  /**
+   * The site an address names. `hostname`: the request came for a custom hostname (routed to
+   * the site's id, access/site-hostnames.ts), so the site is at the root; a site that no longer
+   * holds that hostname (it moved meanwhile) is not found.
+   */
+  async open(address: string, hostname?: string): Promise<OpenSite | undefined> {
     const site = await this.repo.siteByAddress(address);
     if (site === undefined) return undefined;
+    if (hostname !== undefined && site.hostname !== hostname) return undefined;
     const variants = await this.repo.variantsOf(site.id);
-    return { site, variants, root: `${this.deps.mount}${encodeSegment(address)}/` };
+    const root = hostname === undefined ? `${this.deps.mount}${encodeSegment(address)}/` : '/';
+    return { site, variants, root };
   }
 
   /** Who may see the site (site-access.ts). */
@@ -115,6 +124,8 @@ export class PublishedSiteService {
     const frame = await this.frame(open, located.variant, noindex, log);
     const key = [
       open.root,
+      // The canonical address in the page's head.
+      open.site.hostname,
       located.variant.id,
       frame.revisionId,
       this.idOf(frame.settings),
@@ -228,10 +239,13 @@ export class PublishedSiteService {
         : this.renderable(settings, log),
       this.deps.content.revisionFor(variant.spaceId, { kind: 'space' }),
     ]);
-    const publicRoot = publicRootOf(open.site, open.root, this.deps);
+    const canonicalRoot =
+      open.site.hostname === null ? undefined : this.deps.hostnameRoot(open.site.hostname);
+    const publicRoot = publicRootOf(open.site, open.root, { ...this.deps, canonicalRoot });
     const revisionAssets = await this.deps.files.assetsOf(revision);
     return {
       ...(publicRoot === undefined ? {} : { publicRoot }),
+      ...(canonicalRoot === undefined ? {} : { canonicalRoot }),
       ...(revisionAssets === undefined ? {} : { revisionAssets }),
       ...(revision.redirects === undefined ? {} : { redirects: revision.redirects }),
       revisionId: revision.id,

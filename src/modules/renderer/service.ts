@@ -35,7 +35,11 @@ export class RendererReadsService {
       content: ContentService;
       published: PublishedRepository;
       /** A published site's address (PUBLIC_URL + its basename), ending with `/`. */
-      publishedSite: (site: { id: string; basename: string | null }) => string;
+      publishedSite: (site: {
+        id: string;
+        basename: string | null;
+        hostname: string | null;
+      }) => string;
       redirects: Pick<RedirectsService, 'resolve'>;
     },
   ) {

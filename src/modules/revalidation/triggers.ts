@@ -17,7 +17,7 @@ export interface Trigger {
 const SITE_WRITES: Readonly<Record<string, Trigger>> = {
   publishSite: { what: 'the site appears' },
   unpublishSite: { what: 'the site disappears' },
-  updateSiteById: { what: 'title, basename, visibility, default variant' },
+  updateSiteById: { what: 'title, basename, hostname, visibility, default variant' },
   deleteSiteById: { what: 'the site disappears', spaceLanguages: true },
   addSpaceToSite: { what: 'a new variant', spaceLanguages: true },
   updateSiteSpaceById: { what: 'a variant: path, hidden, the space shown', spaceLanguages: true },

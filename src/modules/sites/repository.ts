@@ -213,6 +213,28 @@ export class SitesRepository {
       .execute();
   }
 
+  /** Whether a site other than `siteId` holds `hostname` (stored lower case; indexed). */
+  async hostnameHeld(trx: Executor, hostname: string, siteId: string): Promise<boolean> {
+    const row = await trx
+      .selectFrom('sites')
+      .select('id')
+      .where('hostname', '=', hostname)
+      .where('id', '!=', siteId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The site (of any organization) whose hostname is `hostname` (lower case). */
+  async siteWithHostname(
+    hostname: string,
+  ): Promise<Pick<SiteRow, 'id' | 'organization_id' | 'hostname'> | undefined> {
+    return this.db
+      .selectFrom('sites')
+      .select(['id', 'organization_id', 'hostname'])
+      .where('hostname', '=', hostname)
+      .executeTakeFirst();
+  }
+
   /** A site's history of publishing and visibility changes, oldest first. */
   async siteEvents(siteId: string) {
     return this.db
@@ -227,7 +249,10 @@ export class SitesRepository {
 
 export interface SiteChange {
   fields?: Partial<
-    Pick<SiteRow, 'title' | 'visibility' | 'basename' | 'agents_context' | 'proxy' | 'published'>
+    Pick<
+      SiteRow,
+      'title' | 'visibility' | 'basename' | 'agents_context' | 'proxy' | 'published' | 'hostname'
+    >
   >;
   /** A site-space of this site (checked by the caller) that becomes the default. */
   defaultSiteSpaceId?: string;

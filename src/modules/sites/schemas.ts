@@ -3,6 +3,7 @@ import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 import { SiteVisibilitySchema } from '../spaces/site-visibility.js';
+import { SITE_HOSTNAME_PATTERN } from './hostname.js';
 import { SITE_INPUTS } from './unsupported.js';
 
 const SITE_TYPES = [
@@ -66,6 +67,12 @@ export const SiteSchema = Type.Object(
     }),
     title: SiteTitle,
     basename: Type.Optional(Type.String()),
+    hostname: Type.Optional(
+      Type.String({
+        description:
+          'Custom hostname: the site is also served at the root of https://{hostname}/ behind a reverse proxy (docs/sites.md, "Custom hostnames")',
+      }),
+    ),
     proxy: Type.Optional(
       Type.Object({
         origin: Type.String(),
@@ -134,6 +141,16 @@ export const UpdateSiteSchema = Type.Object(
       }),
     ),
     proxy: Type.Optional(OrNull(ProxyOrigin)),
+    hostname: Type.Optional(
+      OrNull(
+        Type.String({
+          maxLength: 512,
+          pattern: SITE_HOSTNAME_PATTERN,
+          description:
+            'Livery extension (GitBook sets it in its app): the custom hostname to serve the site at (e.g. docs.acme.com; case-insensitive), or null to remove it. A hostname another site holds, in any organization, is a 409',
+        }),
+      ),
+    ),
     defaultLevel: unsupportedField(SITE_INPUTS.defaultLevel, GitBookShapes.defaultLevel),
     adaptiveContent: unsupportedField(
       SITE_INPUTS.adaptiveContent,

@@ -9,6 +9,7 @@ import type { Urls } from '../../urls.js';
 import { sitePermissions } from '../access/record-permissions.js';
 import type { Actor } from '../audit/actor.js';
 import { newSpaceRow, type SpacesService } from '../spaces/service.js';
+import { hostnameProblem, normalizeHostname } from './hostname.js';
 import type { SiteChange, SitesRepository, SiteWithCount } from './repository.js';
 import type { CreateSite, Site, SiteFilters, UpdateSite } from './schemas.js';
 import { newSiteRow, newSiteSpaceRow } from './site-rows.js';
@@ -24,6 +25,12 @@ export class SitesService {
     private readonly repo: SitesRepository,
     private readonly spaces: SpacesService,
     private readonly urls: Urls,
+    private readonly hostnames: {
+      /** Hosts of BASE_URL and PUBLIC_URL: no site may take them. */
+      own: readonly string[];
+      /** Called after a site's hostname changed or a site with one went (the request router's map). */
+      changed: () => Promise<void>;
+    } = { own: [], changed: async () => {} },
   ) {}
 
   /** A new site, presented for its creator. */
@@ -114,9 +121,20 @@ export class SitesService {
     if (input.basename !== undefined) fields.basename = input.basename;
     if (input.agentsContext !== undefined) fields.agents_context = input.agentsContext;
     if (input.proxy !== undefined) fields.proxy = input.proxy;
+    if (input.hostname !== undefined) fields.hostname = this.acceptedHostname(input.hostname);
     const { defaultSiteSpace } = input;
+    let hostnameChanged = false;
     await this.modify(organizationId, siteId, caller, async (site, trx) => {
       if (fields.published === 1) requirePublishable(site);
+      if (fields.hostname !== undefined && fields.hostname !== site.hostname) {
+        hostnameChanged = true;
+        if (
+          fields.hostname !== null &&
+          (await this.repo.hostnameHeld(trx, fields.hostname, siteId))
+        ) {
+          throw hostnameTaken();
+        }
+      }
       if (defaultSiteSpace !== undefined) {
         const found = await trx
           .selectFrom('site_spaces')
@@ -135,7 +153,23 @@ export class SitesService {
         ...(defaultSiteSpace === undefined ? {} : { defaultSiteSpaceId: defaultSiteSpace }),
       };
     });
+    // Before answering: the next request for the hostname is served by the site.
+    if (hostnameChanged) await this.hostnames.changed();
     return this.get(organizationId, siteId, caller.role);
+  }
+
+  /** The stored form of an updateSiteById `hostname`, or the 400 that names the field. */
+  private acceptedHostname(hostname: string | null): string | null {
+    if (hostname === null) return null;
+    const normalized = normalizeHostname(hostname);
+    const problem = hostnameProblem(normalized, this.hostnames.own);
+    if (problem !== undefined) throw badRequest(`body.hostname: ${problem}`);
+    return normalized;
+  }
+
+  /** The site that holds a hostname (any organization), for the custom-hostname operations. */
+  siteWithHostname(hostname: string) {
+    return this.repo.siteWithHostname(normalizeHostname(hostname));
   }
 
   /** publishSite / unpublishSite: idempotent; a site needs a site-space to be published. */
@@ -150,7 +184,10 @@ export class SitesService {
 
   /** deleteSiteById: true when the site existed (205), false when it did not (204). */
   async delete(organizationId: string, siteId: string, actor: Actor): Promise<boolean> {
-    return this.repo.deleteSite(organizationId, siteId, actor);
+    const deleted = await this.repo.deleteSite(organizationId, siteId, actor);
+    // Its hostname, if it had one, names no site any more.
+    if (deleted) await this.hostnames.changed();
+    return deleted;
   }
 
   /** The sites that show a space (deprecated space-keyed operations act on exactly one). */
@@ -174,7 +211,10 @@ export class SitesService {
       found = await this.repo.modifySite(organizationId, siteId, actor, decide);
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw conflict('body.basename: another site already uses this basename');
+        // Two writers raced past the check above: the index says which field.
+        throw /hostname/.test(String((error as Error).message))
+          ? hostnameTaken()
+          : conflict('body.basename: another site already uses this basename');
       }
       throw error;
     }
@@ -198,6 +238,7 @@ export class SitesService {
       appliedType: row.type,
       title: row.title,
       ...(row.basename === null ? {} : { basename: row.basename }),
+      ...(row.hostname === null ? {} : { hostname: row.hostname }),
       ...(row.proxy === null
         ? {}
         : { proxy: { origin: row.proxy, target: this.urls.publishedSite(row) } }),
@@ -220,6 +261,10 @@ export class SitesService {
     };
   }
 }
+
+/** Says that the hostname is taken, never by which site or organization. */
+const hostnameTaken = () =>
+  conflict('body.hostname: this hostname is already used by another site');
 
 /** A site is published with at least one site-space: otherwise there is nothing to serve. */
 function requirePublishable(site: SiteWithCount): void {

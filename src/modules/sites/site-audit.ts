@@ -4,7 +4,7 @@ import type { AuditEntry } from '../audit/record.js';
 import type { SiteChange } from './repository.js';
 
 /**
- * The audit entries of a change to a site: publishing, visibility and basename, each only when
+ * The audit entries of a change to a site: publishing, visibility, basename and hostname, each only when
  * its value really changes (publishing a published site is idempotent and records nothing).
  */
 export function siteChangeEntries(
@@ -32,6 +32,9 @@ export function siteChangeEntries(
   }
   if (fields.basename !== undefined && fields.basename !== site.basename) {
     entries.push(entry('site.basename.changed', { from: site.basename, to: fields.basename }));
+  }
+  if (fields.hostname !== undefined && fields.hostname !== site.hostname) {
+    entries.push(entry('site.hostname.changed', { from: site.hostname, to: fields.hostname }));
   }
   return entries;
 }

@@ -24,6 +24,7 @@ export function newSiteRow(
     customization_version: 0,
     customization_updated_at: null,
     proxy: null,
+    hostname: null,
   };
 }
 

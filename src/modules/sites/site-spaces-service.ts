@@ -177,7 +177,7 @@ export class SiteSpacesService {
           ? undefined
           : row.is_default === 1
             ? siteUrl
-            : `${siteUrl}/${row.path}`;
+            : `${siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`}${row.path}`;
       return {
         object: 'site-space',
         id: row.id,

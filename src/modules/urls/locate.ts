@@ -17,6 +17,8 @@ export interface UrlAddress {
   /** The origin of the URL and the path of PUBLIC_URL (`/s/`). */
   origin: string;
   mount: string;
+  /** The URL is at the site's custom hostname: the site is its root, `site` is the site's id. */
+  hosted?: true;
 }
 
 /** Undefined when the URL is not a page address under PUBLIC_URL (another host, another path). */
@@ -37,6 +39,21 @@ export function locateUrl(url: URL, publicUrl: URL): UrlAddress | undefined {
   };
 }
 
+/** The segments of a URL at a site's custom hostname (the site is at its root), if well formed. */
+export function locateHostedUrl(url: URL, siteId: string): UrlAddress | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const address = parseSiteAddress(`/s/${siteId}${url.pathname}`);
+  if (address === undefined || address.segments[0]?.startsWith('@')) return undefined;
+  return {
+    site: siteId,
+    rest: address.segments,
+    shareQuery: url.searchParams.get('share') ?? undefined,
+    origin: url.origin,
+    mount: '/',
+    hosted: true,
+  };
+}
+
 export interface Resolved {
   siteBasePath: string;
   basePath: string;
@@ -52,7 +69,8 @@ export function pathsOf(
   pagePath: string,
 ): Resolved {
   const enc = encodeSegment; // stored paths: never a throw, whatever was stored
-  const siteBasePath = `${address.mount}${enc(address.site)}/${shareSegment === undefined ? '' : `${enc(shareSegment)}/`}`;
+  const siteRoot = address.hosted ? '/' : `${address.mount}${enc(address.site)}/`;
+  const siteBasePath = `${siteRoot}${shareSegment === undefined ? '' : `${enc(shareSegment)}/`}`;
   const basePath = `${siteBasePath}${variantPath === undefined ? '' : `${enc(variantPath)}/`}`;
   const encodedPage = pagePath.split('/').filter(Boolean).map(enc).join('/');
   return {

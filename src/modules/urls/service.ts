@@ -8,7 +8,7 @@ import type { ShareLinksService } from '../share-links/service.js';
 import type { SiteAccessStamp, SiteTokens } from '../site-tokens/site-token.js';
 import { VisitorTokenError } from '../visitor-auth/jwt.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
-import { locateUrl, pathsOf } from './locate.js';
+import { locateHostedUrl, locateUrl, pathsOf } from './locate.js';
 
 export interface LookupInput {
   url: string;
@@ -100,10 +100,13 @@ export class UrlLookupService {
     } catch {
       throw badRequest('body.url: not an absolute URL');
     }
-    const address = locateUrl(url, this.publicUrl);
-    if (address === undefined) throw notFound();
     const { published } = this.deps;
-    const site = await published.siteByAddress(address.site);
+    // A site's custom hostname (docs/sites.md): the site at the root of that host.
+    const hosted = await published.siteByHostname(url.hostname.toLowerCase());
+    const address =
+      hosted === undefined ? locateUrl(url, this.publicUrl) : locateHostedUrl(url, hosted.id);
+    if (address === undefined) throw notFound();
+    const site = hosted ?? (await published.siteByAddress(address.site));
     if (site === undefined || site.published !== 1) throw notFound();
     const variants = await published.variantsOf(site.id);
     const shareable = site.visibility === 'public' || site.visibility === 'unlisted';

@@ -3,6 +3,7 @@ import type { Settings } from '../../../settings/settings-schema.js';
 import { findById, findByPath, type StoredPage } from '../../content/tree.js';
 import { pageHref } from './navigation.js';
 import {
+  canonicalOf,
   documentView,
   firstDocument,
   groupTarget,
@@ -54,12 +55,8 @@ export async function answerAt(
     const first = firstDocument(frame.tree);
     const body = first === undefined ? undefined : await bodyOf(first.page, first.path);
     const links = pageLinks(frame, first?.page.id, apiBase);
-    return html(
-      200,
-      settings,
-      withMath(documentView(frame, first?.page, links, BODY_MARK), body),
-      body,
-    );
+    const view = documentView(frame, first?.page, links, BODY_MARK);
+    return html(200, settings, withMath(withCanonical(view, canonicalOf(frame, '')), body), body);
   }
   const found = findByPath(frame.tree, pagePath);
   if (found === undefined) {
@@ -83,12 +80,18 @@ export async function answerAt(
   }
   const body = await bodyOf(found.page, found.path);
   const links = pageLinks(frame, found.page.id, apiBase);
+  const view = documentView(frame, found.page, links, BODY_MARK);
   return html(
     200,
     settings,
-    withMath(documentView(frame, found.page, links, BODY_MARK), body),
+    withMath(withCanonical(view, canonicalOf(frame, found.path)), body),
     body,
   );
+}
+
+/** The view with its canonical address, when the site has one (a custom hostname). */
+function withCanonical(view: PageView, canonicalHref: string | undefined): PageView {
+  return canonicalHref === undefined ? view : { ...view, canonicalHref };
 }
 
 const KATEX_BYTES = Buffer.from(KATEX_MARK);

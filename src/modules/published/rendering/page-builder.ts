@@ -46,6 +46,11 @@ export interface SiteFrame {
    */
   publicRoot?: string;
   /**
+   * The site's root at its custom hostname (`https://docs.acme.com/`), when it has one: pages
+   * name their address there as canonical (docs/sites.md, "Custom hostnames").
+   */
+  canonicalRoot?: string;
+  /**
    * A change request's preview (modules/previews): its banner above the page, and nothing that
    * reports back to a site (no feedback, no view).
    */
@@ -60,10 +65,18 @@ export interface SiteFrame {
 export function publicRootOf(
   site: { visibility: string },
   root: string,
-  urls: { mount: string; publicUrl: string },
+  urls: { mount: string; publicUrl: string; canonicalRoot?: string | undefined },
 ): string | undefined {
   if (site.visibility !== 'public' && site.visibility !== 'unlisted') return undefined;
+  if (urls.canonicalRoot !== undefined) return urls.canonicalRoot;
   return root.startsWith(urls.mount) ? `${urls.publicUrl}${root.slice(urls.mount.length)}` : root;
+}
+
+/** The canonical address of a document page (at `path`, or '' for the variant's home). */
+export function canonicalOf(frame: SiteFrame, path: string | undefined): string | undefined {
+  if (frame.canonicalRoot === undefined || path === undefined) return undefined;
+  const base = variantBase(frame.canonicalRoot, frame.variant);
+  return path === '' ? base : pageHref(base, path);
 }
 
 /** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */

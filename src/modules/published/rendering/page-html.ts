@@ -61,6 +61,11 @@ export interface PageView {
   inlineThemeCss?: string;
   /** What the page menu acts on; document pages only (page-actions.ts). */
   actions?: PageActionContext;
+  /**
+   * The page's address at the site's custom hostname (`<link rel="canonical">`): a site with one
+   * is served at two addresses (its hostname and PUBLIC_URL), the hostname's is the one to index.
+   */
+  canonicalHref?: string;
   /** Above everything: a change request preview says what it shows (modules/previews). */
   banner?: SafeHtml;
 }
@@ -85,7 +90,7 @@ export function renderPage(view: PageView): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 ${view.noindex ? html`<meta name="robots" content="noindex">\n` : ''}${page.description === undefined ? '' : html`<meta name="description" content="${page.description}">\n`}<meta property="og:title" content="${title}">
-${s.socialPreview.url === undefined ? '' : html`<meta property="og:image" content="${s.socialPreview.url}">\n`}${favicon(s)}${themeLink(view)}
+${view.canonicalHref === undefined ? '' : html`<link rel="canonical" href="${ownUrl(view.canonicalHref)}">\n`}${s.socialPreview.url === undefined ? '' : html`<meta property="og:image" content="${s.socialPreview.url}">\n`}${favicon(s)}${themeLink(view)}
 <link rel="stylesheet" href="${ownUrl(`${view.assetsHref}site.css`)}">
 ${mathStylesheet(view)}<script src="${ownUrl(`${view.assetsHref}site.js`)}"></script>
 </head>
