@@ -191,11 +191,13 @@ export function buildServices(
     requireSite: (organizationId, siteId) => sites.requireSite(organizationId, siteId),
     variantsOf: (siteId) => publishedRepository.variantsOf(siteId),
     revisionOf: (spaceId) => content.revisionFor(spaceId, { kind: 'space' }),
-    // A site's own addresses, by id and by basename: a destination there leads back into it.
-    siteRoots: (site) =>
-      [site.id, ...(site.basename === null ? [] : [site.basename])].map(
+    // A site's own addresses, by id, by basename and at its custom hostname.
+    siteRoots: (site) => [
+      ...[site.id, ...(site.basename === null ? [] : [site.basename])].map(
         (address) => `${urls.publicBase}${address}/`,
       ),
+      ...(site.hostname === null ? [] : [urls.publishedSite(site)]),
+    ],
   });
   const rendererReads = new RendererReadsService(db, {
     publishedSite: (site) => {
