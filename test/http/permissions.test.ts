@@ -275,6 +275,13 @@ const exists = async (url: string) => {
   return res.statusCode === 200;
 };
 
+let redirectRules = 0;
+/** A redirect rule body with a source no other call of the matrix used. */
+const redirectRule = () => ({
+  source: `/matrix-${++redirectRules}`,
+  destination: { kind: 'external', url: 'https://example.com/' },
+});
+
 const deletes = (url: string, probe: () => Promise<boolean>): Call => ({
   url,
   verify: async (allowed) => assert.equal(await probe(), !allowed, `${url} still there`),
@@ -1194,7 +1201,7 @@ const OPERATIONS: Operation[] = [
   {
     operationId: 'getSiteRedirectBySource',
     method: 'GET',
-    // Livery keeps no redirect rules: every source is a 404, for whoever may ask.
+    // No rule matches `/old` here: a 404, the same for whoever may ask.
     success: 404,
     call: async () => ({ url: `${f.base}/redirect?source=/old` }),
   },
@@ -1207,6 +1214,47 @@ const OPERATIONS: Operation[] = [
       url: '/v1/urls/published',
       payload: { url: 'http://livery.test/s/no-such-site' },
     }),
+  },
+  // Site redirect rules: each call makes its own source, so allowed calls never collide.
+  {
+    operationId: 'listSiteRedirects',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${f.base}/redirects` }),
+  },
+  {
+    operationId: 'createSiteRedirect',
+    method: 'POST',
+    success: 201,
+    call: async () => ({ url: `${f.base}/redirects`, payload: redirectRule() }),
+  },
+  {
+    operationId: 'bulkUpsertSiteRedirects',
+    method: 'PUT',
+    success: 200,
+    call: async () => ({ url: `${f.base}/redirects`, payload: { redirects: [redirectRule()] } }),
+  },
+  {
+    operationId: 'updateSiteRedirectById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => {
+      const rule = await owner('POST', `${f.base}/redirects`, 201, redirectRule());
+      return { url: `${f.base}/redirects/${rule.id as string}`, payload: { permanent: false } };
+    },
+  },
+  {
+    operationId: 'deleteSiteRedirectById',
+    method: 'DELETE',
+    success: 205,
+    call: async () => {
+      const rule = await owner('POST', `${f.base}/redirects`, 201, redirectRule());
+      const id = rule.id as string;
+      return deletes(`${f.base}/redirects/${id}`, async () => {
+        const list = await owner('GET', `${f.base}/redirects?limit=1000`, 200);
+        return (list.items as { id: string }[]).some((r) => r.id === id);
+      });
+    },
   },
   // Custom hostnames: the path names no organization, so the table's role is checked by the
   // service against the hostname's site (test/http/custom-hostnames.test.ts); a hostname no
