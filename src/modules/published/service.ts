@@ -19,7 +19,7 @@ import type { ShareLinksService } from '../share-links/service.js';
 import { themeCss } from '../theme/css.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access/access.js';
-import { locateVariant } from './access/address.js';
+import { defaultVariantOf, locatePage } from './access/address.js';
 import { SiteAccess, type Visitor } from './access/site-access.js';
 import { contentTag } from './assets/assets.js';
 import { derivedBy } from './rendering/derived.js';
@@ -28,7 +28,9 @@ import { bodiesOf } from './rendering/page-bodies.js';
 import { publicRootOf, type SiteFrame, signInView } from './rendering/page-builder.js';
 import { renderPage } from './rendering/page-html.js';
 import { KeptViews } from './rendering/page-representation.js';
+import type { StructureItem } from './rendering/sections.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
+import { liveStructure } from './structure.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
@@ -41,6 +43,8 @@ export type RenderLog = Pick<FastifyBaseLogger, 'warn'>;
 export interface OpenSite {
   site: SiteRow;
   variants: readonly PublishedVariant[];
+  /** Its sections, groups and links (structure.ts); empty for a site without sections. */
+  structure: readonly StructureItem[];
   /** The site's root as visitors address it (`/s/acme/`). */
   root: string;
 }
@@ -91,8 +95,11 @@ export class PublishedSiteService {
   async open(address: string): Promise<OpenSite | undefined> {
     const site = await this.repo.siteByAddress(address);
     if (site === undefined) return undefined;
-    const variants = await this.repo.variantsOf(site.id);
-    return { site, variants, root: `${this.deps.mount}${encodeSegment(address)}/` };
+    const [variants, structure] = await Promise.all([
+      this.repo.variantsOf(site.id),
+      this.repo.structureOf(site.id),
+    ]);
+    return { site, variants, structure, root: `${this.deps.mount}${encodeSegment(address)}/` };
   }
 
   /** Who may see the site (site-access.ts). */
@@ -107,7 +114,7 @@ export class PublishedSiteService {
     noindex: boolean,
     log: RenderLog,
   ): Promise<PageAnswer> {
-    const located = locateVariant(segments, open.variants);
+    const located = locatePage(segments, open.variants);
     if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
     if (located.kind === 'redirect-to-root') {
       return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
@@ -123,6 +130,7 @@ export class PublishedSiteService {
       open.site.visibility,
       located.pagePath,
       this.variantsKey(open.variants),
+      this.structureKey(open.structure),
     ].join('\u0000');
     const cached = this.rendered.get(key);
     if (cached !== undefined && (cached.retryAt === undefined || cached.retryAt > Date.now())) {
@@ -170,6 +178,9 @@ export class PublishedSiteService {
   private readonly variantsKey = derivedBy((variants: readonly PublishedVariant[]) =>
     JSON.stringify(variants),
   );
+  private readonly structureKey = derivedBy((structure: readonly StructureItem[]) =>
+    JSON.stringify(structure),
+  );
 
   /** The theme CSS of effective settings and its ETag (computed once per settings version). */
   readonly themeCssOf = derivedBy((settings: Settings) => {
@@ -179,7 +190,7 @@ export class PublishedSiteService {
 
   /** The 401 page of a visitor-authentication site, in its default variant's look. */
   async signInPage(open: OpenSite, log: RenderLog): Promise<{ html: string; settings: Settings }> {
-    const variant = open.variants.find((v) => v.isDefault) ?? open.variants[0];
+    const variant = defaultVariantOf(open.variants);
     if (variant === undefined) throw new AppError(401, 'Sign in to read this site');
     const frame = await this.frame(open, variant, true, log);
     return { html: renderPage(signInView(frame)), settings: frame.settings };
@@ -239,6 +250,7 @@ export class PublishedSiteService {
       assets: `${this.deps.mount}@livery/`,
       variants: open.variants,
       variant,
+      structure: liveStructure(open.structure, open.variants),
       settings: effective,
       tree: revision.pages,
       noindex,
@@ -260,10 +272,13 @@ export class PublishedSiteService {
     if (site === undefined || site.organization_id !== organizationId || site.id !== siteId) {
       throw notFound('site', siteId);
     }
-    const variants = await this.repo.variantsOf(site.id);
+    const [variants, structure] = await Promise.all([
+      this.repo.variantsOf(site.id),
+      this.repo.structureOf(site.id),
+    ]);
     const variant =
       input.siteSpaceId === undefined
-        ? (variants.find((v) => v.isDefault) ?? variants[0])
+        ? defaultVariantOf(variants)
         : variants.find((v) => v.id === input.siteSpaceId);
     if (variant === undefined) {
       throw badRequest(
@@ -279,7 +294,12 @@ export class PublishedSiteService {
       input.customization ?? {},
       input.site,
     );
-    const open = { site, variants, root: `${this.deps.publicUrl}${site.basename ?? site.id}/` };
+    const open = {
+      site,
+      variants,
+      structure,
+      root: `${this.deps.publicUrl}${site.basename ?? site.id}/`,
+    };
     const frame = await this.frame(open, variant, true, log, settings);
     frame.assets = `${this.deps.publicUrl}@livery/`;
     // No stylesheet address serves unsaved settings: the theme goes inline.
@@ -326,6 +346,7 @@ export class PublishedSiteService {
       spaceTitle: input.spaceTitle,
       title: input.spaceTitle,
       hidden: false,
+      draft: false,
     };
     let settings: Settings;
     if (showing === undefined) settings = this.renderable(DEFAULT_SETTINGS, log);
@@ -333,8 +354,11 @@ export class PublishedSiteService {
       const shown = (await this.repo.variantsOf(showing.site.id)).find(
         (v) => v.id === showing.siteSpaceId,
       );
-      if (shown !== undefined)
-        variant = { ...shown, isDefault: true, spaceTitle: input.spaceTitle };
+      if (shown !== undefined) {
+        // The preview's only variant is at its root, whatever section shows it on the site.
+        const { section: _section, ...atRoot } = shown;
+        variant = { ...atRoot, isDefault: true, spaceTitle: input.spaceTitle };
+      }
       settings = await this.settingsOf(showing.site, showing.siteSpaceId, log);
     }
     const revisionAssets = await this.deps.files.assetsOf(revision);

@@ -75,6 +75,69 @@ export function locateVariant<V extends VariantAddress>(
     : { kind: 'page', variant: fallback, pagePath: segments.join('/') };
 }
 
+export interface SectionAddress {
+  id: string;
+  path: string;
+  isDefault: boolean;
+  draft?: boolean;
+}
+
+export interface SectionedVariantAddress extends VariantAddress {
+  section?: SectionAddress;
+  draft?: boolean;
+}
+
+/** The variants a visitor may open: not drafts, nor in a draft section. */
+export function liveVariants<V extends SectionedVariantAddress>(variants: readonly V[]): V[] {
+  return variants.filter((v) => v.draft !== true && v.section?.draft !== true);
+}
+
+/**
+ * The variant a site opens on: the default variant of its default section (or of the site, when
+ * it has no sections), else the first live one.
+ */
+export function defaultVariantOf<V extends SectionedVariantAddress>(
+  variants: readonly V[],
+): V | undefined {
+  const live = liveVariants(variants);
+  return (
+    live.find((v) => v.isDefault && (v.section === undefined || v.section.isDefault)) ??
+    live.find((v) => v.isDefault) ??
+    live[0]
+  );
+}
+
+/**
+ * The variant and page path of the segments after the site, in a site with sections or not
+ * (issue 29): `/{site}/[{sectionPath}/][{variantPath}/][{pagePath}]`. A first segment that is a
+ * section's path names that section (section paths come before the default section's variant
+ * paths and page slugs), else the default section is meant; then the rest is read inside the
+ * section as `locateVariant` reads a site without sections. The default section's own path
+ * redirects to the root, a section's default variant's path to the section's address. Drafts
+ * (variants, sections) are not served.
+ */
+export function locatePage<V extends SectionedVariantAddress>(
+  segments: readonly string[],
+  variants: readonly V[],
+): Located<V> | undefined {
+  const live = liveVariants(variants);
+  const sectioned = live.filter((v) => v.section !== undefined);
+  if (sectioned.length === 0) return locateVariant(segments, live);
+  const [first, ...rest] = segments;
+  const named =
+    first === undefined ? undefined : sectioned.find((v) => v.section?.path === first)?.section;
+  if (named?.isDefault === true) return { kind: 'redirect-to-root', pagePath: rest.join('/') };
+  const section = named ?? defaultVariantOf(sectioned)?.section;
+  if (section === undefined) return undefined;
+  const within = locateVariant(
+    named === undefined ? segments : rest,
+    sectioned.filter((v) => v.section?.id === section.id),
+  );
+  if (within?.kind !== 'redirect-to-root' || section.isDefault) return within;
+  const pagePath = within.pagePath === '' ? section.path : `${section.path}/${within.pagePath}`;
+  return { kind: 'redirect-to-root', pagePath };
+}
+
 /** The same address without the one-time credential parameters (`share`, `jwt_token`). */
 export function withoutCredentials(rawUrl: string): string {
   const [path, query = ''] = rawUrl.split(/\?(.*)/s, 2) as [string, string?];

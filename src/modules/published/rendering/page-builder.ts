@@ -16,6 +16,7 @@ import {
   sidebar,
 } from './navigation.js';
 import type { PageView } from './page-html.js';
+import { type StructureItem, sectionBase } from './sections.js';
 import { stringsFor } from './strings.js';
 
 /**
@@ -45,6 +46,8 @@ export interface SiteFrame {
    * send it to outside services. Absent otherwise.
    */
   publicRoot?: string;
+  /** The site's sections, groups and links (empty or absent: a site without sections). */
+  structure?: readonly StructureItem[];
   /**
    * A change request's preview (modules/previews): its banner above the page, and nothing that
    * reports back to a site (no feedback, no view).
@@ -66,9 +69,13 @@ export function publicRootOf(
   return root.startsWith(urls.mount) ? `${urls.publicUrl}${root.slice(urls.mount.length)}` : root;
 }
 
-/** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
+/**
+ * A variant's base address: the root for the default variant, `{root}{path}/` for the others;
+ * in a site with sections, below its section's address (sections.ts `sectionBase`).
+ */
 export function variantBase(root: string, variant: PublishedVariant): string {
-  return variant.isDefault ? root : `${root}${encodeSegment(variant.path)}/`;
+  const base = variant.section === undefined ? root : sectionBase(root, variant.section);
+  return variant.isDefault ? base : `${base}${encodeSegment(variant.path)}/`;
 }
 
 /** The first document page in reading order, if any, with its path. */
@@ -88,10 +95,20 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     siteTitle: siteTitle(settings, variant.spaceTitle),
     homeHref: base,
     sidebar: sidebar(frame.tree, base, currentId),
-    // Hidden variants are left out of the switcher; their addresses still serve them.
+    // Hidden and draft variants are left out of the switcher (hidden ones are still served); in
+    // a site with sections, it lists the variants of the page's section only.
     variants: frame.variants
-      .filter((v) => !v.hidden)
-      .map((v) => ({ title: v.title, href: variantBase(root, v), active: v.id === variant.id })),
+      .filter((v) => !v.hidden && !v.draft && v.section?.id === variant.section?.id)
+      .map((v) => ({
+        title: localized(v.title, v.localizedTitle, settings.internationalization.locale),
+        href: variantBase(root, v),
+        active: v.id === variant.id,
+      })),
+    ...(variant.section === undefined || frame.structure === undefined
+      ? {}
+      : {
+          sections: { items: frame.structure, currentSectionId: variant.section.id, root },
+        }),
     link: (ref: ContentRef) => resolveLink(ref, context),
     themeCssHref: `${root}@livery/theme/${encodeSegment(variant.id)}.css`,
     assetsHref: frame.assets,
@@ -178,7 +195,8 @@ export function notFoundView(frame: SiteFrame): PageView {
 
 /** The visitor-authentication page (401): the site's branding, none of its content. */
 export function signInView(frame: SiteFrame): PageView {
-  const view = notFoundView({ ...frame, tree: [] });
+  const { structure: _none, ...bare } = frame;
+  const view = notFoundView({ ...bare, tree: [] });
   const t = view.strings;
   return {
     ...view,
