@@ -26,6 +26,12 @@ const post = async (url: string, payload: object, status = 201) =>
   expectStatus(await t.request({ method: 'POST', url, payload }), status) as Json;
 const structureOf = async (base: string) =>
   expectStatus(await t.request({ method: 'GET', url: `${base}/structure` }), 200) as Structure;
+/** The item at `index`, which must exist. */
+function nth<T>(list: readonly T[] | unknown, index: number): T {
+  const item = (list as T[])[index];
+  assert.ok(item !== undefined, `no item ${index}`);
+  return item;
+}
 const newSpace = async (title: string) => post(`/v1/orgs/${t.orgId}/spaces`, { title });
 
 describe('getSiteStructure', () => {
@@ -60,7 +66,7 @@ describe('addSectionToSite', () => {
     assert.equal(section.draft, false);
     const variants = section.siteSpaces as Json[];
     assert.equal(variants.length, 1);
-    assert.equal((variants[0]?.space as Json).id, space.id);
+    assert.equal((nth<Json>(variants, 0).space as Json).id, space.id);
     assert.equal(variants[0]?.default, true);
     assert.equal(variants[0]?.section, section.id);
 
@@ -70,7 +76,7 @@ describe('addSectionToSite', () => {
     const [first, second] = structure.structure;
     assert.equal(first?.default, true);
     assert.deepEqual(
-      (first?.siteSpaces as Json[]).map((s) => s.id),
+      (nth<Json>(structure.structure, 0).siteSpaces as Json[]).map((s) => s.id),
       f.siteSpaceIds,
     );
     assert.equal(second?.id, section.id);
@@ -88,16 +94,16 @@ describe('addSectionToSite', () => {
     });
     assert.equal(inGroup.sectionGroup, group.id);
     assert.equal(inGroup.icon, 'credit-card');
-    const created = (inGroup.siteSpaces as Json[])[0]?.space as Json;
+    const created = nth<Json>(inGroup.siteSpaces, 0).space as Json;
     assert.equal(created.title, 'Billing');
     const structure = await structureOf(f.base);
     const shownGroup = structure.structure.find((n) => n.id === group.id);
     assert.deepEqual(
-      (shownGroup?.children as Json[]).map((c) => c.id),
+      ((shownGroup?.children ?? []) as Json[]).map((c) => c.id),
       [inGroup.id],
     );
     assert.deepEqual(
-      (shownGroup?.sections as Json[]).map((c) => c.id),
+      ((shownGroup?.sections ?? []) as Json[]).map((c) => c.id),
       [inGroup.id],
     );
   });
