@@ -22,7 +22,15 @@ import type {
   SiteStructure,
   SiteStructureNode,
 } from './schemas.js';
-import { childrenOf, groupPlacementProblem, type StructureRows } from './tree.js';
+import {
+  findNode,
+  missingSpace,
+  nextPosition,
+  requireGroup,
+  requireLinkUrl,
+  requireSections,
+} from './service-rules.js';
+import { groupPlacementProblem, type StructureRows } from './tree.js';
 import { ADD_SECTION_UNSUPPORTED, CONDITION_UNSUPPORTED } from './unsupported.js';
 
 export interface StructureDeps {
@@ -284,59 +292,8 @@ export class SiteStructureService {
   }
 }
 
-/** A node anywhere in a presented tree. */
-export function findNode(
-  nodes: readonly SiteStructureNode[],
-  id: string,
-): SiteStructureNode | undefined {
-  for (const node of nodes) {
-    if (node.id === id) return node;
-    if (node.object === 'site-section-group') {
-      const inner = findNode(node.children, id);
-      if (inner !== undefined) return inner;
-    }
-  }
-  return undefined;
-}
-
-/** The position after the last child of `parent` (null: the root). */
-export function nextPosition(rows: StructureRows, parent: string | null): number {
-  return Math.max(0, ...childrenOf(rows, parent).map((n) => n.row.position)) + 1;
-}
-
-export function requireGroup(rows: StructureRows, groupId: string, field: string): void {
-  if (!rows.groups.some((g) => g.id === groupId)) {
-    throw badRequest(`${field}: no section group ${JSON.stringify(groupId)} in this site`);
-  }
-}
-
-function requireSections(rows: StructureRows, field: string, why: string): void {
-  if (rows.sections.length === 0) {
-    throw badRequest(
-      `${field}: the site has no sections, and ${why}: add a section first (addSectionToSite)`,
-    );
-  }
-}
-
-/** An external link's URL: absolute http or https (the one scheme rule of GitBook's schema). */
-export function requireLinkUrl(url: string, field: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw badRequest(`${field}: not an absolute URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw badRequest(`${field}: only http and https URLs are accepted`);
-  }
-  return url;
-}
-
 /** A section title has at least 2 characters: a shorter variant title is padded. */
 function padTitle(title: string): string {
   const trimmed = title.slice(0, 128);
   return trimmed.length >= 2 ? trimmed : `${trimmed || 'Section'} section`.slice(0, 128);
 }
-
-export const missingSpace = (spaceId: string, field = 'body.spaceId') =>
-  badRequest(`${field}: no space ${JSON.stringify(spaceId)} in this organization`);
