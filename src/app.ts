@@ -83,6 +83,10 @@ import { SitesService } from './modules/sites/service.js';
 import { SiteSpacesRepository } from './modules/sites/site-spaces-repository.js';
 import { siteSpacesRoutes } from './modules/sites/site-spaces-routes.js';
 import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
+import { SiteStructureChanges } from './modules/sites/structure/changes-service.js';
+import { SiteStructureRepository } from './modules/sites/structure/repository.js';
+import { siteStructureRoutes } from './modules/sites/structure/routes.js';
+import { SiteStructureService } from './modules/sites/structure/service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
@@ -127,7 +131,21 @@ export function buildServices(
     config.gitSync.operationTimeoutMs,
   );
   const sites = new SitesService(new SitesRepository(db), spaces, urls);
-  const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
+  const siteStructureRepository = new SiteStructureRepository(db);
+  const siteSpaces = new SiteSpacesService(
+    new SiteSpacesRepository(db),
+    sites,
+    spaces,
+    urls,
+    siteStructureRepository,
+  );
+  const structureDeps = { sites, siteSpaces, spaces, urls };
+  const siteStructure = new SiteStructureService(siteStructureRepository, structureDeps);
+  const siteStructureChanges = new SiteStructureChanges(
+    siteStructureRepository,
+    structureDeps,
+    siteStructure,
+  );
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
@@ -265,6 +283,8 @@ export function buildServices(
     spaces,
     sites,
     siteSpaces,
+    siteStructure,
+    siteStructureChanges,
     shareLinks,
     publishingAuth,
     customization,
@@ -439,6 +459,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
+      await v1.register(siteStructureRoutes, {
+        structure: services.siteStructure,
+        changes: services.siteStructureChanges,
+      });
       for (const scope of [siteKeyedScope, spaceKeyed]) {
         await v1.register(async (scoped) => {
           if (scope === spaceKeyed) spaceKeyed.install(scoped);
