@@ -72,6 +72,7 @@ export function StructureEditor({
   }, [structure]);
 
   async function move(item: Item, siblings: readonly Item[], direction: 'up' | 'down') {
+    if (busy.value) return; // one move at a time; the buttons stay focusable meanwhile
     const index = siblings.indexOf(item);
     const neighbour = siblings[direction === 'up' ? index - 1 : index + 1];
     if (neighbour === undefined) return;
@@ -115,7 +116,8 @@ export function StructureEditor({
                     data-testid={`move-${direction}-${item.id}`}
                     aria-label={`Move “${item.title}” ${direction}`}
                     title={refused ?? `Move ${direction}`}
-                    disabled={busy.value || edge || refused !== null}
+                    disabled={edge || refused !== null}
+                    aria-disabled={busy.value ? 'true' : undefined}
                     onClick={() => void move(item, items, direction)}
                   >
                     <span aria-hidden="true">{direction === 'up' ? '↑' : '↓'}</span>
@@ -136,7 +138,12 @@ export function StructureEditor({
   );
 
   return (
-    <section class="page structure" aria-labelledby="structure-heading" data-testid="structure">
+    <section
+      class="page structure"
+      aria-labelledby="structure-heading"
+      aria-busy={busy.value ? 'true' : undefined}
+      data-testid="structure"
+    >
       <h2 id="structure-heading">Structure</h2>
       <p class="muted">
         The published site shows its sections, groups and links in this order; each section’s
