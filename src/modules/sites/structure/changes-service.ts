@@ -10,7 +10,7 @@ import type { SiteSpace } from '../schemas.js';
 import type { Caller } from '../service.js';
 import { deleteGroup, deleteSection } from './deletes.js';
 import { type MoveTarget, moveNode, moveTarget, moveVariant } from './moves.js';
-import type { SiteStructureRepository, StructureTx } from './repository.js';
+import { SITE_GONE, type SiteStructureRepository, type StructureTx } from './repository.js';
 import { structureEntry } from './rows.js';
 import type {
   DuplicateSiteSpace,
@@ -344,7 +344,7 @@ export class SiteStructureChanges {
     change: (tx: StructureTx, rows: StructureRows) => Promise<T>,
   ): Promise<T> {
     const result = await this.repo.change(site.id, async (tx) => change(tx, await tx.rows()));
-    if (result === undefined) throw notFound('site', site.id);
+    if (result === SITE_GONE) throw notFound('site', site.id);
     return result;
   }
 }

@@ -14,6 +14,9 @@ import { initialRevisionRow } from '../../spaces/service.js';
 import type { Executor } from '../repository.js';
 import type { NodeKind, StructureRows } from './tree.js';
 
+/** What SiteStructureRepository.change answers when the site no longer exists. */
+export const SITE_GONE: unique symbol = Symbol('site gone');
+
 /** The table of each kind of structure node. */
 export const NODE_TABLES = {
   'site-section': 'site_sections',
@@ -280,17 +283,20 @@ export class SiteStructureRepository {
   }
 
   /**
-   * Runs `change` in one transaction holding the site's lock. Undefined when the site is gone;
+   * Runs `change` in one transaction holding the site's lock. SITE_GONE when the site is gone;
    * a throw rolls everything back.
    */
-  async change<T>(siteId: string, change: (tx: StructureTx) => Promise<T>): Promise<T | undefined> {
+  async change<T>(
+    siteId: string,
+    change: (tx: StructureTx) => Promise<T>,
+  ): Promise<T | typeof SITE_GONE> {
     return this.db.transaction().execute(async (trx) => {
       const site = await lockRows(
         trx,
         trx.selectFrom('sites').select('id').where('id', '=', siteId),
         'sites',
       ).executeTakeFirst();
-      if (site === undefined) return undefined;
+      if (site === undefined) return SITE_GONE;
       return change(new StructureTx(trx, siteId));
     });
   }

@@ -10,7 +10,7 @@ import type { Caller, SitesService } from '../service.js';
 import { newSiteSpaceRow } from '../site-rows.js';
 import type { SiteSpacesService } from '../site-spaces-service.js';
 import { presentStructure } from './presenter.js';
-import type { SiteStructureRepository, StructureTx } from './repository.js';
+import { SITE_GONE, type SiteStructureRepository, type StructureTx } from './repository.js';
 import { newGroupRow, newLinkRow, newSectionRow, structureEntry } from './rows.js';
 import type {
   AddExternalLinkToSite,
@@ -281,7 +281,7 @@ export class SiteStructureService {
   /** Runs a change in the site's transaction; 404 when the site was deleted meanwhile. */
   private async change<T>(site: SiteRow, change: (tx: StructureTx) => Promise<T>): Promise<T> {
     const result = await this.repo.change(site.id, change);
-    if (result === undefined) throw notFound('site', site.id);
+    if (result === SITE_GONE) throw notFound('site', site.id);
     return result;
   }
 
