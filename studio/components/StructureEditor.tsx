@@ -24,7 +24,8 @@ const KIND: Record<Item['object'], string> = {
  * A site's structure as a tree (sections, section groups, external links, and each section's
  * variants), each item with buttons that move it up or down among its siblings through the API
  * (sortSiteStructure). After a move the tree is read again from the server, focus stays on the
- * button used, and a live region says what happened; a refused move shows the API's message.
+ * button used, and a live region says what happened; a refused move shows the API's message,
+ * and the tree is read again too (it may have been stale).
  */
 export function StructureEditor({
   org,
@@ -87,6 +88,9 @@ export function StructureEditor({
       await load();
     } catch (failure) {
       error.value = failure instanceof Error ? failure.message : String(failure);
+      // The tree may be stale (another editor changed the site): show what the site has now.
+      focusAfter.value = `${item.id}:${direction}`;
+      await load();
     } finally {
       busy.value = false;
     }

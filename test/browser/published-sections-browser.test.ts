@@ -3,6 +3,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { expectStatus } from '../helpers/app.js';
 import { publishChanges } from '../helpers/insights.js';
+import { memberWithRole } from '../helpers/roles.js';
 import {
   type StudioSuite,
   screenshot,
@@ -324,5 +325,39 @@ describe('Livery Studio: the structure', () => {
       ['Français', 'English'],
     );
     await published.close();
+  });
+
+  test('a move refused by the API shows its message, and the tree as the site now is', async () => {
+    const page = await s.page();
+    await signInAndOpen(page, s.t.token, `#/orgs/${s.t.orgId}/sites/${ids.site}/structure`);
+    await page.getByTestId(`structure-${ids.status}`).waitFor();
+    // Another editor deletes the link the page still shows after Server.
+    expectStatus(
+      await s.t.request({ method: 'DELETE', url: `${SITE()}/external-links/${ids.status}` }),
+      205,
+    );
+    await page.getByTestId(`move-down-${ids.server}`).click();
+    const error = page.getByTestId('structure-error');
+    await error.waitFor();
+    assert.match(await text(error), /^body\.position\.after: /);
+    assert.equal(await error.getAttribute('role'), 'alert');
+    await page.getByTestId(`structure-${ids.status}`).waitFor({ state: 'detached' });
+    assert.equal(await page.getByTestId(`move-down-${ids.server}`).isDisabled(), true);
+    // The refused request is the one problem the browser reports, as expected.
+    assert.deepEqual(s.problems.splice(0), [
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
+    await page.close();
+  });
+
+  test('a member who may not reorder sees the tree read only, with the reason', async () => {
+    const reader = await memberWithRole(s.t, 'read');
+    const page = await s.page();
+    await signInAndOpen(page, reader.token, `#/orgs/${s.t.orgId}/sites/${ids.site}/structure`);
+    const notice = page.getByTestId('read-only-notice');
+    await notice.waitFor();
+    assert.match(await text(notice), /admin/);
+    assert.equal(await page.getByTestId(`move-down-${ids.guides}`).isDisabled(), true);
+    await page.close();
   });
 });
