@@ -193,7 +193,7 @@ export function buildServices(
       return url.endsWith('/') ? url : `${url}/`;
     },
     sites,
-    siteSpaces,
+    structure: siteStructure,
     customization,
     content,
     published: publishedRepository,

@@ -12,12 +12,7 @@ import { MAX_QUERY } from '../search/schemas.js';
 import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
 import { SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
-import {
-  defaultVariantOf,
-  liveVariants,
-  parseSiteAddress,
-  withoutCredentials,
-} from './access/address.js';
+import { parseSiteAddress, withoutCredentials } from './access/address.js';
 import { katexFont, siteAssets } from './assets/assets.js';
 import { pageCsp } from './rendering/csp.js';
 import {
@@ -218,8 +213,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
       const { open } = admitted;
       const variant =
         siteSpaceId === undefined
-          ? defaultVariantOf(open.variants)
-          : liveVariants(open.variants).find((v) => v.id === siteSpaceId);
+          ? (open.variants.find((v) => v.isDefault) ?? open.variants[0])
+          : open.variants.find((v) => v.id === siteSpaceId);
       if (variant === undefined) {
         throw new AppError(
           404,

@@ -19,13 +19,13 @@ import type { ShareLinksService } from '../share-links/service.js';
 import { themeCss } from '../theme/css.js';
 import type { PublishingAuthService } from '../visitor-auth/service.js';
 import type { AccessDecision } from './access/access.js';
-import { defaultVariantOf, locatePage } from './access/address.js';
+import { locateVariant } from './access/address.js';
 import { SiteAccess, type Visitor } from './access/site-access.js';
 import { contentTag } from './assets/assets.js';
 import { derivedBy } from './rendering/derived.js';
 import { answerAt, type PageAnswer, sizeOf } from './rendering/page-answer.js';
 import { bodiesOf } from './rendering/page-bodies.js';
-import { publicRootOf, type SiteFrame, signInView } from './rendering/page-builder.js';
+import { publicRootOf, type SiteFrame, signInView, variantBase } from './rendering/page-builder.js';
 import { renderPage } from './rendering/page-html.js';
 import { KeptViews } from './rendering/page-representation.js';
 import type { StructureItem } from './rendering/sections.js';
@@ -114,10 +114,11 @@ export class PublishedSiteService {
     noindex: boolean,
     log: RenderLog,
   ): Promise<PageAnswer> {
-    const located = locatePage(segments, open.variants);
+    const located = locateVariant(segments, open.variants);
     if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
-    if (located.kind === 'redirect-to-root') {
-      return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
+    if (located.kind === 'redirect') {
+      const base = variantBase(open.root, located.variant);
+      return { kind: 'redirect', location: `${base}${encodePath(located.pagePath)}` };
     }
     const frame = await this.frame(open, located.variant, noindex, log);
     const key = [
@@ -190,7 +191,7 @@ export class PublishedSiteService {
 
   /** The 401 page of a visitor-authentication site, in its default variant's look. */
   async signInPage(open: OpenSite, log: RenderLog): Promise<{ html: string; settings: Settings }> {
-    const variant = defaultVariantOf(open.variants);
+    const variant = open.variants.find((v) => v.isDefault) ?? open.variants[0];
     if (variant === undefined) throw new AppError(401, 'Sign in to read this site');
     const frame = await this.frame(open, variant, true, log);
     return { html: renderPage(signInView(frame)), settings: frame.settings };
@@ -278,7 +279,7 @@ export class PublishedSiteService {
     ]);
     const variant =
       input.siteSpaceId === undefined
-        ? defaultVariantOf(variants)
+        ? (variants.find((v) => v.isDefault) ?? variants[0])
         : variants.find((v) => v.id === input.siteSpaceId);
     if (variant === undefined) {
       throw badRequest(
@@ -346,7 +347,8 @@ export class PublishedSiteService {
       spaceTitle: input.spaceTitle,
       title: input.spaceTitle,
       hidden: false,
-      draft: false,
+      aliases: [],
+      sectionId: null,
     };
     let settings: Settings;
     if (showing === undefined) settings = this.renderable(DEFAULT_SETTINGS, log);
@@ -354,11 +356,8 @@ export class PublishedSiteService {
       const shown = (await this.repo.variantsOf(showing.site.id)).find(
         (v) => v.id === showing.siteSpaceId,
       );
-      if (shown !== undefined) {
-        // The preview's only variant is at its root, whatever section shows it on the site.
-        const { section: _section, ...atRoot } = shown;
-        variant = { ...atRoot, isDefault: true, spaceTitle: input.spaceTitle };
-      }
+      if (shown !== undefined)
+        variant = { ...shown, isDefault: true, spaceTitle: input.spaceTitle };
       settings = await this.settingsOf(showing.site, showing.siteSpaceId, log);
     }
     const revisionAssets = await this.deps.files.assetsOf(revision);

@@ -144,9 +144,8 @@ export function liveStructure(
   items: readonly StructureItem[],
   variants: readonly PublishedVariant[],
 ): StructureItem[] {
-  const live = new Set(
-    variants.filter((v) => !v.draft && v.section !== undefined).map((v) => v.section?.id),
-  );
+  // The repository leaves drafts out of the variants: what remains is live.
+  const live = new Set(variants.map((v) => v.sectionId));
   const walk = (list: readonly StructureItem[]): StructureItem[] =>
     list.map((item) => {
       if (item.kind === 'group') return { ...item, children: walk(item.children) };

@@ -16,7 +16,7 @@ import {
   sidebar,
 } from './navigation.js';
 import type { PageView } from './page-html.js';
-import { type StructureItem, sectionBase } from './sections.js';
+import type { StructureItem } from './sections.js';
 import { stringsFor } from './strings.js';
 
 /**
@@ -69,13 +69,11 @@ export function publicRootOf(
   return root.startsWith(urls.mount) ? `${urls.publicUrl}${root.slice(urls.mount.length)}` : root;
 }
 
-/**
- * A variant's base address: the root for the default variant, `{root}{path}/` for the others;
- * in a site with sections, below its section's address (sections.ts `sectionBase`).
- */
+/** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
 export function variantBase(root: string, variant: PublishedVariant): string {
-  const base = variant.section === undefined ? root : sectionBase(root, variant.section);
-  return variant.isDefault ? base : `${base}${encodeSegment(variant.path)}/`;
+  return variant.isDefault
+    ? root
+    : `${root}${variant.path.split('/').map(encodeSegment).join('/')}/`;
 }
 
 /** The first document page in reading order, if any, with its path. */
@@ -95,20 +93,18 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     siteTitle: siteTitle(settings, variant.spaceTitle),
     homeHref: base,
     sidebar: sidebar(frame.tree, base, currentId),
-    // Hidden and draft variants are left out of the switcher (hidden ones are still served); in
-    // a site with sections, it lists the variants of the page's section only.
+    // Hidden variants are left out of the switcher (their addresses still serve them); in a site
+    // with sections, it lists the variants of the page's section only.
     variants: frame.variants
-      .filter((v) => !v.hidden && !v.draft && v.section?.id === variant.section?.id)
+      .filter((v) => !v.hidden && v.sectionId === variant.sectionId)
       .map((v) => ({
         title: localized(v.title, v.localizedTitle, settings.internationalization.locale),
         href: variantBase(root, v),
         active: v.id === variant.id,
       })),
-    ...(variant.section === undefined || frame.structure === undefined
+    ...(variant.sectionId === null || frame.structure === undefined
       ? {}
-      : {
-          sections: { items: frame.structure, currentSectionId: variant.section.id, root },
-        }),
+      : { sections: { items: frame.structure, currentSectionId: variant.sectionId, root } }),
     link: (ref: ContentRef) => resolveLink(ref, context),
     themeCssHref: `${root}@livery/theme/${encodeSegment(variant.id)}.css`,
     assetsHref: frame.assets,

@@ -47,6 +47,9 @@ export const Localized128 = LocalizedText(128);
 export const Localized256 = LocalizedText(256);
 const PublishedUrls = Type.Object(
   {
+    location: Type.Optional(
+      Type.String({ format: 'uri', description: 'API URL of the section (GitBook 0.130)' }),
+    ),
     published: Type.Optional(
       Type.String({ format: 'uri', description: 'Only while the site is published' }),
     ),

@@ -65,7 +65,9 @@ export class SiteStructureService {
   ): Promise<SiteStructure> {
     const rows = await this.repo.rowsOf(site.id);
     const variants = await this.deps.siteSpaces.presentAll(site, role, rows.sections);
-    return presentStructure(rows, variants, this.deps.sites.publishedUrl(site), keep);
+    const location = (id: string) =>
+      this.deps.urls.siteStructureNode(site.organization_id, site.id, 'sections', id);
+    return presentStructure(rows, variants, this.deps.sites.publishedUrl(site), location, keep);
   }
 
   /**
