@@ -90,6 +90,10 @@ import { SitesService } from './modules/sites/service.js';
 import { SiteSpacesRepository } from './modules/sites/site-spaces-repository.js';
 import { siteSpacesRoutes } from './modules/sites/site-spaces-routes.js';
 import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
+import { SiteStructureChanges } from './modules/sites/structure/changes-service.js';
+import { SiteStructureRepository } from './modules/sites/structure/repository.js';
+import { siteStructureRoutes } from './modules/sites/structure/routes.js';
+import { SiteStructureService } from './modules/sites/structure/service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
@@ -145,7 +149,21 @@ export function buildServices(
       identity.requireMember(userId, organizationId).catch(() => undefined),
     urls,
   );
-  const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
+  const siteStructureRepository = new SiteStructureRepository(db);
+  const siteSpaces = new SiteSpacesService(
+    new SiteSpacesRepository(db),
+    sites,
+    spaces,
+    urls,
+    siteStructureRepository,
+  );
+  const structureDeps = { sites, siteSpaces, spaces, urls };
+  const siteStructure = new SiteStructureService(siteStructureRepository, structureDeps);
+  const siteStructureChanges = new SiteStructureChanges(
+    siteStructureRepository,
+    structureDeps,
+    siteStructure,
+  );
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
@@ -205,7 +223,7 @@ export function buildServices(
       return url.endsWith('/') ? url : `${url}/`;
     },
     sites,
-    siteSpaces,
+    structure: siteStructure,
     customization,
     content,
     published: publishedRepository,
@@ -300,6 +318,8 @@ export function buildServices(
     siteHostnames,
     customHostnames,
     siteSpaces,
+    siteStructure,
+    siteStructureChanges,
     shareLinks,
     publishingAuth,
     customization,
@@ -486,6 +506,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(customHostnamesRoutes, { hostnames: services.customHostnames });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
       await v1.register(redirectsRoutes, { redirects: services.redirects, urls: services.urls });
+      await v1.register(siteStructureRoutes, {
+        structure: services.siteStructure,
+        changes: services.siteStructureChanges,
+      });
       for (const scope of [siteKeyedScope, spaceKeyed]) {
         await v1.register(async (scoped) => {
           if (scope === spaceKeyed) spaceKeyed.install(scoped);

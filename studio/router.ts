@@ -1,6 +1,7 @@
 /**
  * Hash routes, so the server needs no fallback route:
  *   #/  ·  #/orgs/{org}  ·  #/orgs/{org}/sites/{site}  ·  #/orgs/{org}/sites/{site}/variants/{siteSpaceId}
+ *   ·  #/orgs/{org}/sites/{site}/structure
  * A leave guard (unsaved edits) can hold a navigation until the user confirms it.
  */
 import { signal } from '@preact/signals';
@@ -8,7 +9,7 @@ import { signal } from '@preact/signals';
 export type Route =
   | { name: 'orgs' }
   | { name: 'sites'; org: string }
-  | { name: 'site'; org: string; site: string; siteSpaceId?: string };
+  | { name: 'site'; org: string; site: string; siteSpaceId?: string; structure?: true };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   const [orgs, org, sites, site, variants, siteSpaceId] = parts;
   if (orgs !== 'orgs' || org === undefined) return { name: 'orgs' };
   if (sites !== 'sites' || site === undefined) return { name: 'sites', org };
+  if (variants === 'structure') return { name: 'site', org, site, structure: true };
   if (variants !== 'variants' || siteSpaceId === undefined) return { name: 'site', org, site };
   return { name: 'site', org, site, siteSpaceId };
 }
@@ -28,6 +30,7 @@ export function hrefOf(route: Route): string {
   if (route.name === 'orgs') return '#/';
   if (route.name === 'sites') return `#/orgs/${e(route.org)}`;
   const site = `#/orgs/${e(route.org)}/sites/${e(route.site)}`;
+  if (route.structure === true) return `${site}/structure`;
   return route.siteSpaceId === undefined ? site : `${site}/variants/${e(route.siteSpaceId)}`;
 }
 

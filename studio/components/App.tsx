@@ -37,6 +37,7 @@ export function App() {
           org={current.org}
           siteId={current.site}
           siteSpaceId={current.siteSpaceId}
+          structure={current.structure === true}
         />
       )}
       <ConfirmDialog

@@ -14,6 +14,7 @@ import { Preview } from './Preview';
 import { ReadOnlyNotice } from './ReadOnlyNotice';
 import { SaveBar } from './SaveBar';
 import { SiteBar } from './SiteBar';
+import { StructureEditor } from './StructureEditor';
 import { useAsync } from './shell/useAsync';
 
 interface SiteData {
@@ -32,10 +33,13 @@ export function EditorScreen({
   org,
   siteId,
   siteSpaceId,
+  structure = false,
 }: {
   org: string;
   siteId: string;
   siteSpaceId?: string | undefined;
+  /** The structure screen (sections, groups, links, variants) instead of an editor. */
+  structure?: boolean;
 }) {
   const data = useAsync<SiteData>(async () => {
     const [site, siteSpaces, abilities] = await Promise.all([
@@ -54,6 +58,7 @@ export function EditorScreen({
     { label: 'Sites', href: hrefOf({ name: 'sites', org }) },
     { label: shown?.title ?? 'Site', href: hrefOf({ name: 'site', org, site: siteId }) },
     ...(siteSpaceId === undefined ? [] : [{ label: variant?.title ?? 'Variant' }]),
+    ...(structure ? [{ label: 'Structure' }] : []),
   ];
   return (
     <>
@@ -75,21 +80,30 @@ export function EditorScreen({
             site={shown}
             siteSpaces={data.value.siteSpaces}
             siteSpaceId={siteSpaceId}
+            structure={structure}
             abilities={data.value.abilities}
             onSite={(next) => {
               site.value = next;
             }}
           />
-          <OpenEditor
-            key={siteSpaceId ?? ''}
-            target={{
-              organizationId: org,
-              siteId,
-              ...(siteSpaceId === undefined ? {} : { siteSpaceId }),
-            }}
-            abilities={data.value.abilities}
-            siteSpaces={data.value.siteSpaces}
-          />
+          {structure ? (
+            <StructureEditor
+              org={org}
+              siteId={siteId}
+              refused={refusal(data.value.abilities, 'sortSiteStructure')}
+            />
+          ) : (
+            <OpenEditor
+              key={siteSpaceId ?? ''}
+              target={{
+                organizationId: org,
+                siteId,
+                ...(siteSpaceId === undefined ? {} : { siteSpaceId }),
+              }}
+              abilities={data.value.abilities}
+              siteSpaces={data.value.siteSpaces}
+            />
+          )}
         </>
       )}
     </>

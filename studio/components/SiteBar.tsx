@@ -16,6 +16,8 @@ interface SiteBarProps {
   siteSpaces: SiteSpace[];
   /** the open variant, or undefined for the site's settings */
   siteSpaceId: string | undefined;
+  /** The structure screen is open. */
+  structure?: boolean;
   abilities: Abilities;
   onSite: (site: Site) => void;
 }
@@ -26,7 +28,15 @@ const reasonOf = (abilities: Abilities, operation: string) => {
 };
 
 /** The site's published state, visibility and public URL, with their controls; then its variants. */
-export function SiteBar({ org, site, siteSpaces, siteSpaceId, abilities, onSite }: SiteBarProps) {
+export function SiteBar({
+  org,
+  site,
+  siteSpaces,
+  siteSpaceId,
+  structure = false,
+  abilities,
+  onSite,
+}: SiteBarProps) {
   const busy = useSignal(false);
   const error = useSignal<string | null>(null);
   const publishRefused = reasonOf(abilities, site.published ? 'unpublishSite' : 'publishSite');
@@ -117,10 +127,19 @@ export function SiteBar({ org, site, siteSpaces, siteSpaceId, abilities, onSite 
           <li>
             <a
               href={hrefOf({ name: 'site', org, site: site.id })}
-              aria-current={siteSpaceId === undefined ? 'page' : undefined}
+              aria-current={siteSpaceId === undefined && !structure ? 'page' : undefined}
               data-testid="site-settings-link"
             >
               Site settings
+            </a>
+          </li>
+          <li>
+            <a
+              href={hrefOf({ name: 'site', org, site: site.id, structure: true })}
+              aria-current={structure ? 'page' : undefined}
+              data-testid="structure-link"
+            >
+              Structure
             </a>
           </li>
           {siteSpaces.map((siteSpace) => (

@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = {
   'site.redirect.published':
     'site: a draft redirect made live (bulk `intent: publish`); details {redirect, source, draft}',
   'site.hostname.changed': 'site: details {from, to} (null: none)',
+  'site.structure.changed':
+    'site: a section, section group, external link or site-space added, changed, moved or deleted through the structure operations; details {operation, kind, id, title?}',
   'share-link.created': 'share-link: details {siteId, name}',
   'share-link.updated': 'share-link: details {siteId, changed: {field: value}}',
   'share-link.revoked': 'share-link: details {siteId}',

@@ -25,10 +25,12 @@ import { contentTag } from './assets/assets.js';
 import { derivedBy } from './rendering/derived.js';
 import { answerAt, type PageAnswer, sizeOf } from './rendering/page-answer.js';
 import { bodiesOf } from './rendering/page-bodies.js';
-import { publicRootOf, type SiteFrame, signInView } from './rendering/page-builder.js';
+import { publicRootOf, type SiteFrame, signInView, variantBase } from './rendering/page-builder.js';
 import { renderPage } from './rendering/page-html.js';
 import { KeptViews } from './rendering/page-representation.js';
+import type { StructureItem } from './rendering/sections.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
+import { liveStructure } from './structure.js';
 
 /** Rendered pages kept, by the size of their HTML. */
 const RENDERED_BYTES = 32 * 1024 * 1024;
@@ -41,6 +43,8 @@ export type RenderLog = Pick<FastifyBaseLogger, 'warn'>;
 export interface OpenSite {
   site: SiteRow;
   variants: readonly PublishedVariant[];
+  /** Its sections, groups and links (structure.ts); empty for a site without sections. */
+  structure: readonly StructureItem[];
   /** The site's root as visitors address it (`/s/acme/`, or `/` at its custom hostname). */
   root: string;
 }
@@ -99,9 +103,12 @@ export class PublishedSiteService {
     const site = await this.repo.siteByAddress(address);
     if (site === undefined) return undefined;
     if (hostname !== undefined && site.hostname !== hostname) return undefined;
-    const variants = await this.repo.variantsOf(site.id);
+    const [variants, structure] = await Promise.all([
+      this.repo.variantsOf(site.id),
+      this.repo.structureOf(site.id),
+    ]);
     const root = hostname === undefined ? `${this.deps.mount}${encodeSegment(address)}/` : '/';
-    return { site, variants, root };
+    return { site, variants, structure, root };
   }
 
   /** Who may see the site (site-access.ts). */
@@ -118,8 +125,9 @@ export class PublishedSiteService {
   ): Promise<PageAnswer> {
     const located = locateVariant(segments, open.variants);
     if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
-    if (located.kind === 'redirect-to-root') {
-      return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
+    if (located.kind === 'redirect') {
+      const base = variantBase(open.root, located.variant);
+      return { kind: 'redirect', location: `${base}${encodePath(located.pagePath)}` };
     }
     const frame = await this.frame(open, located.variant, noindex, log);
     const key = [
@@ -134,6 +142,7 @@ export class PublishedSiteService {
       open.site.visibility,
       located.pagePath,
       this.variantsKey(open.variants),
+      this.structureKey(open.structure),
     ].join('\u0000');
     const cached = this.rendered.get(key);
     if (cached !== undefined && (cached.retryAt === undefined || cached.retryAt > Date.now())) {
@@ -180,6 +189,9 @@ export class PublishedSiteService {
   private readonly idOf = derivedBy((_: Settings) => ++this.nextSettingsId);
   private readonly variantsKey = derivedBy((variants: readonly PublishedVariant[]) =>
     JSON.stringify(variants),
+  );
+  private readonly structureKey = derivedBy((structure: readonly StructureItem[]) =>
+    JSON.stringify(structure),
   );
 
   /** The theme CSS of effective settings and its ETag (computed once per settings version). */
@@ -253,6 +265,7 @@ export class PublishedSiteService {
       assets: `${this.deps.mount}@livery/`,
       variants: open.variants,
       variant,
+      structure: liveStructure(open.structure, open.variants),
       settings: effective,
       tree: revision.pages,
       noindex,
@@ -274,7 +287,10 @@ export class PublishedSiteService {
     if (site === undefined || site.organization_id !== organizationId || site.id !== siteId) {
       throw notFound('site', siteId);
     }
-    const variants = await this.repo.variantsOf(site.id);
+    const [variants, structure] = await Promise.all([
+      this.repo.variantsOf(site.id),
+      this.repo.structureOf(site.id),
+    ]);
     const variant =
       input.siteSpaceId === undefined
         ? (variants.find((v) => v.isDefault) ?? variants[0])
@@ -293,7 +309,12 @@ export class PublishedSiteService {
       input.customization ?? {},
       input.site,
     );
-    const open = { site, variants, root: `${this.deps.publicUrl}${site.basename ?? site.id}/` };
+    const open = {
+      site,
+      variants,
+      structure,
+      root: `${this.deps.publicUrl}${site.basename ?? site.id}/`,
+    };
     const frame = await this.frame(open, variant, true, log, settings);
     frame.assets = `${this.deps.publicUrl}@livery/`;
     // No stylesheet address serves unsaved settings: the theme goes inline.
@@ -340,6 +361,8 @@ export class PublishedSiteService {
       spaceTitle: input.spaceTitle,
       title: input.spaceTitle,
       hidden: false,
+      aliases: [],
+      sectionId: null,
     };
     let settings: Settings;
     if (showing === undefined) settings = this.renderable(DEFAULT_SETTINGS, log);

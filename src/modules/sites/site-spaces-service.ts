@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/errors.js';
-import type { SiteRow } from '../../db/schema.js';
+import type { SiteRow, SiteSectionRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { now } from '../../ids.js';
@@ -15,6 +15,7 @@ import type {
   SiteSpaceUpdate,
   SiteSpaceWithSpace,
 } from './site-spaces-repository.js';
+import type { SiteStructureRepository } from './structure/repository.js';
 import { ADD_SPACE_TO_SITE_UNSUPPORTED, UPDATE_SITE_SPACE_UNSUPPORTED } from './unsupported.js';
 
 /**
@@ -30,6 +31,7 @@ export class SiteSpacesService {
     private readonly sites: SitesService,
     private readonly spaces: SpacesService,
     private readonly urls: Urls,
+    private readonly structure: SiteStructureRepository,
   ) {}
 
   /**
@@ -48,25 +50,42 @@ export class SiteSpacesService {
         ? newSpaceRow(organizationId, title === null ? {} : { title: title.slice(0, 50) }, now())
         : await this.requireSpace(organizationId, spaceId);
     const newSpace = spaceId === null ? space : undefined;
+    const sectionId = input.sectionId ?? null;
+    const draft = input.draft === true;
     for (let attempt = 1; ; attempt++) {
       try {
         const row = await this.repo.insertSiteSpace(
           siteId,
-          ({ paths, hasDefault, nextPosition }) => ({
-            ...newSiteSpaceRow(
-              siteId,
-              space.id,
-              uniqueSlug(slugify(title ?? space.title, 'space'), paths),
-              nextPosition,
-              now(),
-              title,
-            ),
-            is_default: hasDefault ? 0 : 1,
-          }),
+          sectionId,
+          ({ paths, hasDefault, nextPosition }) => {
+            // The first variant of a site or section is its default, which is never a draft.
+            if (draft && !hasDefault) throw draftDefault();
+            return {
+              ...newSiteSpaceRow(
+                siteId,
+                space.id,
+                uniqueSlug(slugify(title ?? space.title, 'space'), paths),
+                nextPosition,
+                now(),
+                title,
+                sectionId,
+              ),
+              is_default: hasDefault ? 0 : 1,
+              draft: draft ? 1 : 0,
+            };
+          },
           newSpace,
         );
         if (row === undefined) throw notFound('site', siteId);
         if (row === 'space-missing') throw missingSpace(spaceId ?? space.id);
+        if (row === 'sectioned') {
+          throw badRequest(
+            'body.sectionId: the site has sections, and its site-spaces belong to them: give the section to add the space to',
+          );
+        }
+        if (row === 'section-missing') {
+          throw badRequest(`body.sectionId: no section ${JSON.stringify(sectionId)} in this site`);
+        }
         const added = { ...row, space };
         return (await this.presenter(site, [added]))(added, role);
       } catch (error) {
@@ -109,6 +128,20 @@ export class SiteSpacesService {
   }
 
   /**
+   * Every variant of a site presented, in order (each section's in its order): what a site's
+   * structure shows. `sections`: the site's, when the caller has them already.
+   */
+  async presentAll(
+    site: SiteRow,
+    role: string,
+    sections?: readonly SiteSectionRow[],
+  ): Promise<SiteSpace[]> {
+    const rows = await this.repo.allOf(site.id);
+    const present = await this.presenter(site, rows, sections);
+    return rows.map((row) => present(row, role));
+  }
+
+  /**
    * updateSiteSpaceById: all or nothing; an unsupported input is a 400 and a path held by another
    * variant a 409, and nothing changes.
    */
@@ -126,6 +159,7 @@ export class SiteSpacesService {
     // Only null gets here: it removes a condition an earlier Livery stored.
     if (input.condition !== undefined) change.condition = input.condition;
     if (input.hidden !== undefined) change.hidden = input.hidden ? 1 : 0;
+    if (input.draft !== undefined) change.draft = input.draft ? 1 : 0;
     if (input.spaceId !== undefined) {
       change.space_id = (await this.requireSpace(organizationId, input.spaceId, 'body.spaceId')).id;
     }
@@ -137,6 +171,7 @@ export class SiteSpacesService {
       throw error;
     }
     if (result.outcome === 'missing') throw notFound('site-space', siteSpaceId);
+    if (result.outcome === 'default-draft') throw draftDefault();
     if (result.outcome === 'space-missing') throw missingSpace(input.spaceId ?? '');
     if (result.outcome === 'path-taken') throw pathTaken(input.path, result.holder);
     const row = await this.repo.find(siteId, siteSpaceId);
@@ -152,10 +187,32 @@ export class SiteSpacesService {
     return row.space_id;
   }
 
-  /** deleteSiteSpaceById: true when it existed (205), false when it did not (204). */
+  /**
+   * deleteSiteSpaceById: true when it existed (205), false when it did not (204). The last
+   * variant of a section is not deleted alone (400): deleteSiteSectionById deletes both.
+   */
   async delete(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
     await this.sites.requireSite(organizationId, siteId);
-    return this.repo.delete(siteId, siteSpaceId);
+    const outcome = await this.repo.delete(siteId, siteSpaceId);
+    if (outcome === 'last-of-section') {
+      throw badRequest(
+        `siteSpaceId: site-space ${siteSpaceId} is the only one of its section, which cannot be left empty: delete the section instead (deleteSiteSectionById)`,
+      );
+    }
+    return outcome;
+  }
+
+  /** One variant of a site, presented. */
+  async get(
+    organizationId: string,
+    role: string,
+    siteId: string,
+    siteSpaceId: string,
+  ): Promise<SiteSpace> {
+    const site = await this.sites.requireSite(organizationId, siteId);
+    const row = await this.repo.find(siteId, siteSpaceId);
+    if (row === undefined) throw notFound('site-space', siteSpaceId);
+    return (await this.presenter(site, [row]))(row, role);
   }
 
   private async requireSpace(organizationId: string, spaceId: string, field = 'body.spaceId') {
@@ -166,28 +223,48 @@ export class SiteSpacesService {
 
   /**
    * Presents variants of `site` read together: their spaces' counters and languages are loaded
-   * once for all. The default variant is served at the site's root, the others under their path.
+   * once for all. The default variant is served at its section's root (the site's root in a site
+   * without sections), the others under their path; a section other than the default adds its
+   * own path segment first. `sections`: the site's, when the caller has them already.
    */
-  private async presenter(site: SiteRow, rows: readonly SiteSpaceWithSpace[]) {
+  async presenter(
+    site: SiteRow,
+    rows: readonly SiteSpaceWithSpace[],
+    sections?: readonly SiteSectionRow[],
+  ) {
     const presentSpace = await this.spaces.presenter(rows.map((row) => row.space));
     const siteUrl = this.sites.publishedUrl(site);
+    const sectioned = rows.some((row) => row.section_id !== null);
+    const sectionsById = new Map(
+      (sectioned ? (sections ?? (await this.structure.sectionsOf(site.id))) : []).map((s) => [
+        s.id,
+        s,
+      ]),
+    );
     return (row: SiteSpaceWithSpace, role: string): SiteSpace => {
+      const section = row.section_id === null ? undefined : sectionsById.get(row.section_id);
+      const segments = [
+        ...(section === undefined || section.is_default === 1 ? [] : [section.path]),
+        ...(row.is_default === 1 ? [] : [row.path]),
+      ];
       const published =
         siteUrl === undefined
           ? undefined
-          : row.is_default === 1
+          : segments.length === 0
             ? siteUrl
-            : `${siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`}${row.path}`;
+            : `${siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`}${segments.join('/')}`;
       return {
         object: 'site-space',
         id: row.id,
         path: row.path,
+        ...(row.section_id === null ? {} : { section: row.section_id }),
         space: presentSpace(row.space, role),
         title: row.title ?? row.space.title,
+        ...(row.localized_title === null
+          ? {}
+          : { localizedTitle: JSON.parse(row.localized_title) as Record<string, string> }),
         default: row.is_default === 1,
-        // Livery has no draft variants: a variant is shown as soon as it is added (while its site
-        // is published), and none is ever held back.
-        draft: false,
+        draft: row.draft === 1,
         ...(row.condition === null ? {} : { condition: row.condition }),
         hidden: row.hidden === 1,
         urls: {
@@ -204,6 +281,11 @@ function pathTaken(path: string | undefined, holder?: string) {
     `body.path: ${JSON.stringify(path)} is already the path of ${holder === undefined ? 'another site-space' : `site-space ${holder}`} of this site`,
   );
 }
+
+const draftDefault = () =>
+  badRequest(
+    "body.draft: a site's or section's default site-space is never a draft (the first site-space of a site or section becomes its default): make another one the default first",
+  );
 
 const missingSpace = (spaceId: string, field = 'body.spaceId') =>
   badRequest(`${field}: no space ${JSON.stringify(spaceId)} in this organization`);

@@ -17,6 +17,7 @@ export const STUDIO_OPERATIONS = [
   'publishSite',
   'unpublishSite',
   'updateSiteById',
+  'sortSiteStructure',
 ] as const;
 
 /** operationId → true, or the reason the permission table refuses it to this role and scopes. */

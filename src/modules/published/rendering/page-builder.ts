@@ -16,6 +16,7 @@ import {
   sidebar,
 } from './navigation.js';
 import type { PageView } from './page-html.js';
+import type { StructureItem } from './sections.js';
 import { stringsFor } from './strings.js';
 
 /**
@@ -45,6 +46,8 @@ export interface SiteFrame {
    * send it to outside services. Absent otherwise.
    */
   publicRoot?: string;
+  /** The site's sections, groups and links (empty or absent: a site without sections). */
+  structure?: readonly StructureItem[];
   /**
    * The site's root at its custom hostname (`https://docs.acme.com/`), when it has one: pages
    * name their address there as canonical (docs/sites.md, "Custom hostnames").
@@ -81,7 +84,9 @@ export function canonicalOf(frame: SiteFrame, path: string | undefined): string 
 
 /** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
 export function variantBase(root: string, variant: PublishedVariant): string {
-  return variant.isDefault ? root : `${root}${encodeSegment(variant.path)}/`;
+  return variant.isDefault
+    ? root
+    : `${root}${variant.path.split('/').map(encodeSegment).join('/')}/`;
 }
 
 /** The first document page in reading order, if any, with its path. */
@@ -101,10 +106,18 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     siteTitle: siteTitle(settings, variant.spaceTitle),
     homeHref: base,
     sidebar: sidebar(frame.tree, base, currentId),
-    // Hidden variants are left out of the switcher; their addresses still serve them.
+    // Hidden variants are left out of the switcher (their addresses still serve them); in a site
+    // with sections, it lists the variants of the page's section only.
     variants: frame.variants
-      .filter((v) => !v.hidden)
-      .map((v) => ({ title: v.title, href: variantBase(root, v), active: v.id === variant.id })),
+      .filter((v) => !v.hidden && v.sectionId === variant.sectionId)
+      .map((v) => ({
+        title: localized(v.title, v.localizedTitle, settings.internationalization.locale),
+        href: variantBase(root, v),
+        active: v.id === variant.id,
+      })),
+    ...(variant.sectionId === null || frame.structure === undefined
+      ? {}
+      : { sections: { items: frame.structure, currentSectionId: variant.sectionId, root } }),
     link: (ref: ContentRef) => resolveLink(ref, context),
     themeCssHref: `${root}@livery/theme/${encodeSegment(variant.id)}.css`,
     assetsHref: frame.assets,
@@ -191,7 +204,8 @@ export function notFoundView(frame: SiteFrame): PageView {
 
 /** The visitor-authentication page (401): the site's branding, none of its content. */
 export function signInView(frame: SiteFrame): PageView {
-  const view = notFoundView({ ...frame, tree: [] });
+  const { structure: _none, ...bare } = frame;
+  const view = notFoundView({ ...bare, tree: [] });
   const t = view.strings;
   return {
     ...view,

@@ -74,7 +74,8 @@ function logoImages(logo: { light: string; dark: string }, alt: string): SafeHtm
   return html`${light === undefined ? '' : html`<img class="logo logo-light" src="${light}" alt="${alt}">`}${dark === undefined ? '' : html`<img class="logo logo-dark" src="${dark}" alt="${alt}">`}`;
 }
 
-export function header(view: PageView): SafeHtml {
+/** The header; `sections`, the sections navigation (sections.ts), is its second row. */
+export function header(view: PageView, sections: SafeHtml | '' = ''): SafeHtml {
   const { settings: s, strings: t } = view;
   const logo = s.header.logo;
   const brand =
@@ -105,7 +106,7 @@ export function header(view: PageView): SafeHtml {
     brandHref === undefined
       ? html`<span class="brand">${brand}</span>`
       : html`<a class="brand" href="${brandHref}"${targetAttributes(brandHref.url, s)}>${brand}</a>`;
-  return html`<header class="site-header">${brandLink}<form class="search search-${s.styling.search}" role="search" data-no-results="${t.noResults}">${icon('search')}<input type="search" placeholder="${t.search}" aria-label="${t.search}"></form><nav class="header-links">${links}</nav>${socialLinks(view, 'header')}${toggle}</header>\n`;
+  return html`<header class="site-header${sections === '' ? '' : ' has-sections'}">${brandLink}<form class="search search-${s.styling.search}" role="search" data-no-results="${t.noResults}">${icon('search')}<input type="search" placeholder="${t.search}" aria-label="${t.search}"></form><nav class="header-links">${links}</nav>${socialLinks(view, 'header')}${toggle}${sections}</header>\n`;
 }
 
 /**

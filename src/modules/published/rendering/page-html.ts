@@ -12,6 +12,7 @@ import { icon } from './icons.js';
 import type { ContentRef, NavEntry, PageLink } from './navigation.js';
 import { type PageActionContext, pageActionsHtml } from './page-actions.js';
 import { announcement, footer, header } from './page-chrome.js';
+import { type StructureItem, sectionsNav } from './sections.js';
 import type { Strings } from './strings.js';
 
 /**
@@ -68,6 +69,8 @@ export interface PageView {
   canonicalHref?: string;
   /** Above everything: a change request preview says what it shows (modules/previews). */
   banner?: SafeHtml;
+  /** A site with sections: its structure and the page's section (sections.ts). */
+  sections?: { items: readonly StructureItem[]; currentSectionId: string; root: string };
 }
 
 export function renderPage(view: PageView): string {
@@ -95,7 +98,7 @@ ${view.canonicalHref === undefined ? '' : html`<link rel="canonical" href="${own
 ${mathStylesheet(view)}<script src="${ownUrl(`${view.assetsHref}site.js`)}"></script>
 </head>
 <body class="${bodyClasses}"${bodyData(view)}>
-${view.banner ?? ''}${announcement(view)}${header(view)}<div class="layout">
+${view.banner ?? ''}${announcement(view)}${header(view, sectionsOf(view))}<div class="layout">
 <nav class="sidebar" aria-label="${t.tableOfContents}">${variantSwitcher(view)}${navList(view.sidebar)}</nav>
 <main class="page">
 ${breadcrumbTrail(view.breadcrumbs)}<div class="page-head"><h1>${page.emoji === undefined ? '' : html`<span class="emoji">${page.emoji}</span> `}${page.title}</h1>${pageActionsHtml(s, view.actions, t)}</div>
@@ -175,6 +178,10 @@ function navList(entries: NavEntry[]): SafeHtml | '' {
     return html`<li class="nav-${entry.kind}${entry.open ? ' open' : ''}">${self}${navList(entry.children)}</li>`;
   });
   return html`<ul>${items}</ul>`;
+}
+
+function sectionsOf({ sections, settings, strings }: PageView): SafeHtml | '' {
+  return sections === undefined ? '' : sectionsNav({ ...sections, settings, strings });
 }
 
 function variantSwitcher({ variants }: PageView): SafeHtml | '' {

@@ -34,6 +34,8 @@ const EN = {
   moreActions: 'More page actions',
   pageActions: 'Page actions',
   socialAccounts: 'Social accounts',
+  sections: 'Sections',
+  externalLink: '(external site)',
   pageTooLarge: 'This page is too large to show formatted in time: here is its text as written.',
   pageFailed: 'This page could not be shown formatted: here is its text as written.',
 } as const;
@@ -72,6 +74,8 @@ const FR: Strings = {
   moreActions: 'Autres actions sur la page',
   pageActions: 'Actions sur la page',
   socialAccounts: 'Réseaux sociaux',
+  sections: 'Rubriques',
+  externalLink: '(site externe)',
   pageTooLarge:
     'Cette page est trop longue pour être mise en forme à temps : voici son texte tel qu’il est écrit.',
   pageFailed: 'Cette page n’a pas pu être mise en forme : voici son texte tel qu’il est écrit.',
@@ -108,6 +112,8 @@ const DE: Strings = {
   moreActions: 'Weitere Seitenaktionen',
   pageActions: 'Seitenaktionen',
   socialAccounts: 'Soziale Netzwerke',
+  sections: 'Bereiche',
+  externalLink: '(externe Website)',
   pageTooLarge:
     'Diese Seite ist zu groß, um rechtzeitig formatiert zu werden: Hier ist ihr Text, wie er geschrieben wurde.',
   pageFailed:

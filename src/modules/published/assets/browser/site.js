@@ -225,6 +225,31 @@
     var page = { siteSpaceId: body.dataset.siteSpaceId, pageId: body.dataset.pageId };
     if (body.dataset.viewHref && page.pageId) post(body.dataset.viewHref, page).catch(() => {});
 
+    // Section group menus (sections.ts) are <details>: they open and close without this script,
+    // which adds what a menu is expected to do: one open at a time, Escape and a click outside close it.
+    var menus = /** @type {NodeListOf<HTMLDetailsElement>} */ (
+      document.querySelectorAll('.section-menu')
+    );
+    menus.forEach((menu) => {
+      menu.addEventListener('toggle', () => {
+        if (menu.open)
+          menus.forEach((other) => {
+            if (other !== menu) other.open = false;
+          });
+      });
+      menu.addEventListener('keydown', (event) => {
+        if (event.key !== 'Escape' || !menu.open) return;
+        menu.open = false;
+        /** @type {HTMLElement} */ (menu.querySelector('summary')).focus();
+      });
+    });
+    if (menus.length > 0)
+      document.addEventListener('click', (event) => {
+        menus.forEach((menu) => {
+          if (menu.open && !menu.contains(/** @type {Node} */ (event.target))) menu.open = false;
+        });
+      });
+
     var widget = document.querySelector('.feedback');
     if (widget && body.dataset.feedbackHref)
       widget.querySelectorAll('button[data-rating]').forEach((button) => {
