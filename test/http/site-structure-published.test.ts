@@ -69,6 +69,12 @@ describe('the published site of a site with sections', () => {
     const own = await visit(t, '/s/acme/api/api-v2/endpoints');
     assert.equal(own.statusCode, 302, "a section default's own path redirects to the section");
     assert.equal(own.headers.location, '/s/acme/api/endpoints');
+    // The variant switcher offers the section's variants (tabs for sections: another part).
+    const switcher = /<div class="variants">(.*?)<\/div>/s.exec(v1.body)?.[1] ?? '';
+    assert.deepEqual(
+      [...switcher.matchAll(/>([^<]+)<\/a>/g)].map((m) => m[1]),
+      ['API v2', 'v1'],
+    );
     const roadmap = await visit(t, '/s/acme/roadmap/plans');
     assert.equal(roadmap.statusCode, 404, 'a draft section is not published');
     assert.doesNotMatch(roadmap.body, /Not yet/);
