@@ -231,6 +231,10 @@ async function seedSites(
           condition: null,
           title: null,
           hidden: 0,
+          section_id: null,
+          git_key: null,
+          localized_title: null,
+          draft: 0,
         });
       }
     }

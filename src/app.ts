@@ -83,6 +83,9 @@ import { SitesService } from './modules/sites/service.js';
 import { SiteSpacesRepository } from './modules/sites/site-spaces-repository.js';
 import { siteSpacesRoutes } from './modules/sites/site-spaces-routes.js';
 import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
+import { SiteStructureRepository } from './modules/sites/structure/repository.js';
+import { siteStructureRoutes } from './modules/sites/structure/routes.js';
+import { SiteStructureService } from './modules/sites/structure/service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
@@ -127,7 +130,20 @@ export function buildServices(
     config.gitSync.operationTimeoutMs,
   );
   const sites = new SitesService(new SitesRepository(db), spaces, urls);
-  const siteSpaces = new SiteSpacesService(new SiteSpacesRepository(db), sites, spaces, urls);
+  const siteStructureRepository = new SiteStructureRepository(db);
+  const siteSpaces = new SiteSpacesService(
+    new SiteSpacesRepository(db),
+    sites,
+    spaces,
+    urls,
+    siteStructureRepository,
+  );
+  const siteStructure = new SiteStructureService(siteStructureRepository, {
+    sites,
+    siteSpaces,
+    spaces,
+    urls,
+  });
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
@@ -265,6 +281,7 @@ export function buildServices(
     spaces,
     sites,
     siteSpaces,
+    siteStructure,
     shareLinks,
     publishingAuth,
     customization,
@@ -439,6 +456,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
+      await v1.register(siteStructureRoutes, { structure: services.siteStructure });
       for (const scope of [siteKeyedScope, spaceKeyed]) {
         await v1.register(async (scoped) => {
           if (scope === spaceKeyed) spaceKeyed.install(scoped);

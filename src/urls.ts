@@ -15,6 +15,9 @@ export class Urls {
   site = (orgId: string, siteId: string) => `${this.organization(orgId)}/sites/${siteId}`;
   siteSpace = (orgId: string, siteId: string, siteSpaceId: string) =>
     `${this.site(orgId, siteId)}/site-spaces/${siteSpaceId}`;
+  /** A node of a site's structure: `sections`, `section-groups` or `external-links`. */
+  siteStructureNode = (orgId: string, siteId: string, collection: string, id: string) =>
+    `${this.site(orgId, siteId)}/${collection}/${id}`;
   team = (orgId: string, teamId: string) => `${this.organization(orgId)}/teams/${teamId}`;
   shareLink = (orgId: string, siteId: string, shareLinkId: string) =>
     `${this.site(orgId, siteId)}/share-links/${shareLinkId}`;

@@ -19,6 +19,7 @@ import * as m0015 from './migrations/0015_content_addressed_pages.js';
 import * as m0016 from './migrations/0016_git_sync.js';
 import * as m0017 from './migrations/0017_git_links.js';
 import * as m0018 from './migrations/0018_change_request_previews.js';
+import * as m0019 from './migrations/0019_site_structure.js';
 import * as m0022 from './migrations/0022_site_git_sync.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0016_git_sync': m0016,
   '0017_git_links': m0017,
   '0018_change_request_previews': m0018,
+  '0019_site_structure': m0019,
   '0022_site_git_sync': m0022,
 };
 

@@ -11,6 +11,9 @@ export interface DatabaseSchema {
   spaces: SpaceRow;
   sites: SiteRow;
   site_spaces: SiteSpaceRow;
+  site_sections: SiteSectionRow;
+  site_section_groups: SiteSectionGroupRow;
+  site_external_links: SiteExternalLinkRow;
   site_share_links: ShareLinkRow;
   site_publishing_auth: PublishingAuthRow;
   site_events: SiteEventRow;
@@ -353,6 +356,49 @@ export interface SiteSpaceRow {
   title: string | null;
   /** 1: left out of the published site's variant switcher (still served at its address). */
   hidden: number;
+  /** The section the variant belongs to; null in a site without sections. */
+  section_id: string | null;
+  /** Its stable key in a Git Sync docs.yaml, or null (unique per site across structure nodes). */
+  git_key: string | null;
+  /** JSON object language → title (GitBook's LocalizedString128), or null. */
+  localized_title: string | null;
+  /** 1: a draft variant (docs/sites.md). */
+  draft: number;
+}
+
+/** What every node of a site's structure has (sections, section groups, external links). */
+export interface SiteStructureNodeRow {
+  id: string;
+  site_id: string;
+  title: string;
+  /** JSON object language → text, or null. */
+  localized_title: string | null;
+  description: string | null;
+  /** JSON object language → text, or null. */
+  localized_description: string | null;
+  icon: string | null;
+  draft: number;
+  /** Order among its siblings (same parent_group_id), across the three node tables. */
+  position: number;
+  /** The section group holding it; null at the site's root. */
+  parent_group_id: string | null;
+  /** Its stable key in a Git Sync docs.yaml, or null (unique per site across structure nodes). */
+  git_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionRow extends SiteStructureNodeRow {
+  /** URL segment of the section, unique in its site. */
+  path: string;
+  /** 1 for the site's one default section (served without its path segment). */
+  is_default: number;
+}
+
+export type SiteSectionGroupRow = SiteStructureNodeRow;
+
+export interface SiteExternalLinkRow extends SiteStructureNodeRow {
+  url: string;
 }
 
 export interface ShareLinkRow {

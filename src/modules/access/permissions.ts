@@ -309,6 +309,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   addSpaceToSite: p('admin', 'site:write'),
   updateSiteSpaceById: p('admin', 'site:write'),
   deleteSiteSpaceById: p('admin', 'site:write'),
+  // Site structure (docs/sites.md, "Sections"): read as the site, changed as its site-spaces.
+  getSiteStructure: p('read', 'site:read'),
+  addSectionToSite: p('admin', 'site:write'),
+  addSectionGroupToSite: p('admin', 'site:write'),
+  addExternalLinkToSite: p('admin', 'site:write'),
 
   // Customization.
   getSiteCustomizationById: p('read', 'site:read'),

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   'site.unpublished': 'site: details {}',
   'site.visibility.changed': 'site: details {from, to}',
   'site.basename.changed': 'site: details {from, to}',
+  'site.structure.changed':
+    'site: a section, section group, external link or site-space added, changed, moved or deleted through the structure operations; details {operation, kind, id, title?}',
   'share-link.created': 'share-link: details {siteId, name}',
   'share-link.updated': 'share-link: details {siteId, changed: {field: value}}',
   'share-link.revoked': 'share-link: details {siteId}',

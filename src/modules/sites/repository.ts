@@ -234,13 +234,28 @@ export interface SiteChange {
 }
 
 /** The variant becomes the default; the previous default stops being one (one per site). */
+/**
+ * Makes a variant the default of its section (of its site, in a site without sections): the
+ * other defaults of the same section stop being one.
+ */
 export async function makeDefault(trx: Executor, siteId: string, siteSpaceId: string) {
+  const target = await trx
+    .selectFrom('site_spaces')
+    .select('section_id')
+    .where('id', '=', siteSpaceId)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
+  if (target === undefined) return;
+  const { section_id: sectionId } = target;
   await trx
     .updateTable('site_spaces')
     .set({ is_default: 0 })
     .where('site_id', '=', siteId)
     .where('is_default', '=', 1)
     .where('id', '!=', siteSpaceId)
+    .where((eb) =>
+      sectionId === null ? eb('section_id', 'is', null) : eb('section_id', '=', sectionId),
+    )
     .execute();
   await trx
     .updateTable('site_spaces')

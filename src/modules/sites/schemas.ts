@@ -155,7 +155,17 @@ export const SiteSpaceSchema = Type.Object(
       maxLength: 100,
       description: 'Path to the space on the site',
     }),
+    section: Type.Optional(
+      Type.String({ description: 'ID of the section the site-space belongs to (sectioned sites)' }),
+    ),
     space: SpaceSchema,
+    localizedTitle: Type.Optional(
+      Type.Unsafe<Record<string, string>>({
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: "The variant's title by language (set by a Git Sync docs.yaml)",
+      }),
+    ),
     title: Type.String({
       description:
         "The variant's title: its own (addSpaceToSite's title), else its space's; the published site's variant switcher shows it",

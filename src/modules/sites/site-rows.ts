@@ -38,6 +38,7 @@ export function newSiteSpaceRow(
   position: number,
   at: string,
   title: string | null = null,
+  sectionId: string | null = null,
 ): SiteSpaceRow {
   return {
     id: newId('sitesp_'),
@@ -53,5 +54,9 @@ export function newSiteSpaceRow(
     condition: null,
     title,
     hidden: 0,
+    section_id: sectionId,
+    git_key: null,
+    localized_title: null,
+    draft: 0,
   };
 }

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/errors.js';
-import type { SiteRow } from '../../db/schema.js';
+import type { SiteRow, SiteSectionRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { now } from '../../ids.js';
@@ -15,6 +15,7 @@ import type {
   SiteSpaceUpdate,
   SiteSpaceWithSpace,
 } from './site-spaces-repository.js';
+import type { SiteStructureRepository } from './structure/repository.js';
 import { ADD_SPACE_TO_SITE_UNSUPPORTED, UPDATE_SITE_SPACE_UNSUPPORTED } from './unsupported.js';
 
 /**
@@ -30,6 +31,7 @@ export class SiteSpacesService {
     private readonly sites: SitesService,
     private readonly spaces: SpacesService,
     private readonly urls: Urls,
+    private readonly structure: SiteStructureRepository,
   ) {}
 
   /**
@@ -109,6 +111,20 @@ export class SiteSpacesService {
   }
 
   /**
+   * Every variant of a site presented, in order (each section's in its order): what a site's
+   * structure shows. `sections`: the site's, when the caller has them already.
+   */
+  async presentAll(
+    site: SiteRow,
+    role: string,
+    sections?: readonly SiteSectionRow[],
+  ): Promise<SiteSpace[]> {
+    const rows = await this.repo.allOf(site.id);
+    const present = await this.presenter(site, rows, sections);
+    return rows.map((row) => present(row, role));
+  }
+
+  /**
    * updateSiteSpaceById: all or nothing; an unsupported input is a 400 and a path held by another
    * variant a 409, and nothing changes.
    */
@@ -166,28 +182,48 @@ export class SiteSpacesService {
 
   /**
    * Presents variants of `site` read together: their spaces' counters and languages are loaded
-   * once for all. The default variant is served at the site's root, the others under their path.
+   * once for all. The default variant is served at its section's root (the site's root in a site
+   * without sections), the others under their path; a section other than the default adds its
+   * own path segment first. `sections`: the site's, when the caller has them already.
    */
-  private async presenter(site: SiteRow, rows: readonly SiteSpaceWithSpace[]) {
+  async presenter(
+    site: SiteRow,
+    rows: readonly SiteSpaceWithSpace[],
+    sections?: readonly SiteSectionRow[],
+  ) {
     const presentSpace = await this.spaces.presenter(rows.map((row) => row.space));
     const siteUrl = this.sites.publishedUrl(site);
+    const sectioned = rows.some((row) => row.section_id !== null);
+    const sectionsById = new Map(
+      (sectioned ? (sections ?? (await this.structure.sectionsOf(site.id))) : []).map((s) => [
+        s.id,
+        s,
+      ]),
+    );
     return (row: SiteSpaceWithSpace, role: string): SiteSpace => {
+      const section = row.section_id === null ? undefined : sectionsById.get(row.section_id);
+      const segments = [
+        ...(section === undefined || section.is_default === 1 ? [] : [section.path]),
+        ...(row.is_default === 1 ? [] : [row.path]),
+      ];
       const published =
         siteUrl === undefined
           ? undefined
-          : row.is_default === 1
+          : segments.length === 0
             ? siteUrl
-            : `${siteUrl}/${row.path}`;
+            : `${siteUrl}/${segments.join('/')}`;
       return {
         object: 'site-space',
         id: row.id,
         path: row.path,
+        ...(row.section_id === null ? {} : { section: row.section_id }),
         space: presentSpace(row.space, role),
         title: row.title ?? row.space.title,
+        ...(row.localized_title === null
+          ? {}
+          : { localizedTitle: JSON.parse(row.localized_title) as Record<string, string> }),
         default: row.is_default === 1,
-        // Livery has no draft variants: a variant is shown as soon as it is added (while its site
-        // is published), and none is ever held back.
-        draft: false,
+        draft: row.draft === 1,
         ...(row.condition === null ? {} : { condition: row.condition }),
         hidden: row.hidden === 1,
         urls: {
