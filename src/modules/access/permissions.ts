@@ -314,6 +314,14 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   addSectionToSite: p('admin', 'site:write'),
   addSectionGroupToSite: p('admin', 'site:write'),
   addExternalLinkToSite: p('admin', 'site:write'),
+  // A whole site from Git (Livery, docs/git-sync.md "Whole sites (docs.yaml)"): it rewrites the
+  // site's structure, its spaces' content and its customization: admin, as those writes are.
+  importSiteGitRepository: p(
+    'admin',
+    'site:write',
+    "Livery extension; it sets the site's structure and customization: admin",
+  ),
+  getSiteGitInfo: p('read', 'site:read', 'Livery extension'),
 
   // Customization.
   getSiteCustomizationById: p('read', 'site:read'),

@@ -89,10 +89,12 @@ export class CustomizationService {
     actor: Actor,
   ): Promise<Representation> {
     const settings = settingsFromInput(canonicalPatch(input, () => DEFAULT_SETTINGS.pageActions));
-    return this.changeSite(organizationId, siteId, () => true, async () => [
-      settings,
-      { actor, operation: 'put', message },
-    ]);
+    return this.changeSite(
+      organizationId,
+      siteId,
+      () => true,
+      async () => [settings, { actor, operation: 'put', message }],
+    );
   }
 
   /**
@@ -108,11 +110,15 @@ export class CustomizationService {
     actor: Actor,
   ): Promise<Representation> {
     const ids = [organizationId, siteId, siteSpaceId] as const;
-    return this.changeVariant(ids, () => true, async (_unit, record) => {
-      const next = mergeOverride({}, canonicalForVariant(record, {}, override));
-      const operation = isEmptyOverride(next) ? 'delete' : 'patch';
-      return [next, { actor, operation, message }];
-    });
+    return this.changeVariant(
+      ids,
+      () => true,
+      async (_unit, record) => {
+        const next = mergeOverride({}, canonicalForVariant(record, {}, override));
+        const operation = isEmptyOverride(next) ? 'delete' : 'patch';
+        return [next, { actor, operation, message }];
+      },
+    );
   }
 
   /**
