@@ -261,6 +261,7 @@ export function buildServices(
     source,
     config: config.gitSync,
   });
+  sites.useGitSyncStates((ids) => siteGitSync.statesOf(ids));
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
   // A branch imported as a change request gets its preview link (docs/change-request-previews.md).
   gitLinks.usePreviews(previews);

@@ -100,6 +100,8 @@ describe('a whole site from Git (docs.yaml)', () => {
     const res = await t.request({ url: `${base()}/git/info` });
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().error.code, 404);
+    const site = await t.request({ url: base() });
+    assert.equal(site.json().gitSync, undefined, 'no Site.gitSync before any operation');
   });
 
   test('a sectioned site with a group, a link, localized titles, a null directory and customization', async () => {
@@ -120,6 +122,13 @@ describe('a whole site from Git (docs.yaml)', () => {
     assert.equal(state.operation.state, 'success', JSON.stringify(state));
     const site = await t.request({ url: base() });
     assert.equal(site.json().title, 'Product docs');
+    // Site.gitSync: the site's state, in the site and in the listing.
+    assert.equal(site.json().gitSync.operation.state, 'success');
+    assert.equal(site.json().gitSync.operation.direction, 'import');
+    assert.equal(site.json().gitSync.installationId, `livery-${siteId}`);
+    const listed = await t.request({ url: `/v1/orgs/${t.orgId}/sites` });
+    const mine = listed.json().items.find((x: Json) => x.id === siteId);
+    assert.equal(mine.gitSync.commit, state.commit);
     const s = await structure();
     assert.equal(s.type, 'sections', JSON.stringify(s));
     const text = JSON.stringify(s);

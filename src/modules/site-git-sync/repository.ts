@@ -21,6 +21,16 @@ export class SiteGitSyncRepository {
       .executeTakeFirst();
   }
 
+  /** The rows of these sites (Site.gitSync of a listing). */
+  async rows(siteIds: readonly string[]): Promise<SiteGitSyncRow[]> {
+    if (siteIds.length === 0) return [];
+    return this.db
+      .selectFrom('site_git_sync')
+      .selectAll()
+      .where('site_id', 'in', siteIds)
+      .execute();
+  }
+
   /** Starts an operation: true when this caller now owns it. */
   async start(
     row: Omit<SiteGitSyncRow, 'lease_until' | 'ended_at' | 'error' | 'warnings' | 'commit_oid'>,

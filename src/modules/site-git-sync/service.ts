@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import type { GitSyncConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { SiteGitSyncRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../audit/actor.js';
@@ -258,16 +259,25 @@ export class SiteGitSyncService {
     return state;
   }
 
-  /** The site's GitSyncState, or undefined when it never synced (Site.gitSync). */
+  /** The site's GitSyncState, or undefined when it never synced. */
   async stateOf(siteId: string): Promise<GitSyncState | undefined> {
     await this.repo.endAbandoned(siteId, now());
     const row = await this.repo.get(siteId);
-    if (row === undefined) return undefined;
+    return row === undefined ? undefined : this.present(row);
+  }
+
+  /** Site.gitSync of these sites (an abandoned operation shown as a failure, nothing written). */
+  async statesOf(siteIds: readonly string[]): Promise<Map<string, GitSyncState>> {
+    const rows = await this.repo.rows(siteIds);
+    return new Map(rows.map((row) => [row.site_id, this.present(row)]));
+  }
+
+  private present(row: SiteGitSyncRow): GitSyncState {
     const state = gitSyncStateOf(
       { ...row, space_id: row.site_id, revision_id: null, owned_paths: null, conflict: null },
       this.deps.config.operationTimeoutMs,
     );
-    return { ...state, installationId: `livery-${siteId}` };
+    return { ...state, installationId: `livery-${row.site_id}` };
   }
 
   async close(): Promise<void> {
