@@ -260,6 +260,15 @@ export function buildServices(
     gitSync,
     source,
     config: config.gitSync,
+    sync: {
+      spaces,
+      content: contentRepository,
+      files: filesRepository,
+      filesService: files,
+      source,
+      config: config.gitSync,
+      limits: config.contentLimits,
+    },
   });
   sites.useGitSyncStates((ids) => siteGitSync.statesOf(ids));
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));

@@ -321,6 +321,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'site:write',
     "Livery extension; it sets the site's structure and customization: admin",
   ),
+  exportSiteToGitRepository: p(
+    'admin',
+    'site:write',
+    "Livery extension; it writes the site's structure, content and customization to a repository: admin, as its import",
+  ),
   getSiteGitInfo: p('read', 'site:read', 'Livery extension'),
 
   // Customization.

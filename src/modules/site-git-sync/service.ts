@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import type { GitSyncConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { SiteGitSyncRow } from '../../db/schema.js';
-import { conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../audit/actor.js';
 import type { CustomizationService } from '../customization/service.js';
@@ -16,9 +16,11 @@ import { LEASE_MS } from '../git-sync/repository.js';
 import type { GitSyncService, ImportRequest } from '../git-sync/service.js';
 import { describeViolation, type Violation } from '../git-sync/site/yaml-file.js';
 import { type GitSyncState, gitSyncStateOf } from '../git-sync/state.js';
+import { branchOf, type ExportRequest, type SyncDeps } from '../git-sync/sync/service.js';
 import type { SitesService } from '../sites/service.js';
 import type { SiteStructureRepository } from '../sites/structure/repository.js';
 import { applyStructure } from './apply-structure.js';
+import { exportFailureOf, exportSite } from './export-run.js';
 import { type LoadedSite, loadSiteFiles } from './load.js';
 import { SiteGitSyncRepository } from './repository.js';
 
@@ -36,7 +38,7 @@ export class SiteGitSyncService {
   private log: FastifyBaseLogger = pino({ level: 'silent' });
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly deps: {
       sites: SitesService;
       structure: SiteStructureRepository;
@@ -44,6 +46,8 @@ export class SiteGitSyncService {
       gitSync: GitSyncService;
       source: GitSource;
       config: GitSyncConfig;
+      /** What the site export reads each space with (the space export's own). */
+      sync: SyncDeps;
     },
   ) {
     this.repo = new SiteGitSyncRepository(db);
@@ -91,7 +95,7 @@ export class SiteGitSyncService {
     }
     const controller = new AbortController();
     this.running.set(siteId, controller);
-    const run = this.operate(siteId, controller, async (log) => {
+    const run = this.operate(siteId, controller, 'import', async (log) => {
       const snapshot = await this.deps.source.snapshot(
         checked.fetchUrl,
         input.ref,
@@ -106,6 +110,84 @@ export class SiteGitSyncService {
         signal: controller.signal,
         log,
       });
+    }).finally(() => {
+      this.running.delete(siteId);
+      this.runs.delete(run);
+    });
+    this.runs.add(run);
+  }
+
+  /**
+   * The site export (exportSiteToGitRepository): 400 for a URL or ref Livery may not push to,
+   * 409 while another operation of the site runs; getSiteGitInfo tells how it ended.
+   */
+  async startExport(organizationId: string, siteId: string, input: ExportRequest): Promise<void> {
+    await this.deps.sites.requireSite(organizationId, siteId);
+    const branch = branchOf(input.ref, 'body.ref');
+    const projectDirectory = this.deps.source.projectDirectory(input.repoProjectDirectory);
+    const time = input.timestamp === undefined ? undefined : Date.parse(input.timestamp);
+    if (time !== undefined && Number.isNaN(time)) {
+      throw badRequest('body.timestamp must be a date-time Livery can read (RFC 3339)');
+    }
+    const workspace = await this.deps.source.open(input.url, siteId);
+    const at = now();
+    await this.repo.endAbandoned(siteId, at);
+    const previous = await this.repo.get(siteId);
+    const started = await this.repo.start({
+      site_id: siteId,
+      url: workspace.redacted,
+      ref: input.ref,
+      project_directory: projectDirectory === '' ? null : projectDirectory,
+      tree_url: input.repoTreeURL ?? null,
+      commit_url: input.repoCommitURL ?? null,
+      state: 'running',
+      direction: 'export',
+      started_at: at,
+      timestamp: time === undefined ? null : new Date(time).toISOString(),
+      owner: this.owner,
+      updated_at: at,
+    });
+    if (!started) {
+      throw conflict(
+        'A Git Sync operation of this site is running; wait for it to end (getSiteGitInfo) and try again',
+      );
+    }
+    const controller = new AbortController();
+    this.running.set(siteId, controller);
+    const run = this.operate(siteId, controller, 'export', async (log) => {
+      const started = performance.now();
+      const outcome = await exportSite({
+        db: this.db,
+        organizationId,
+        siteId,
+        workspace,
+        branch,
+        projectDirectory,
+        message: input.commitMessage,
+        layoutFrom: [workspace.redacted, ...(previous === undefined ? [] : [previous.url])],
+        signal: controller.signal,
+        deps: {
+          ...this.deps.sync,
+          structure: this.deps.structure,
+          customization: this.deps.customization,
+        },
+      });
+      await this.repo.end(siteId, this.owner, {
+        state: 'success',
+        error: null,
+        warnings: '[]',
+        ended_at: now(),
+        commit_oid: outcome.commit,
+      });
+      log.info(
+        {
+          siteId,
+          outcome: outcome.kind,
+          commit: outcome.commit,
+          ms: Math.round(performance.now() - started),
+        },
+        'site git export ended',
+      );
     }).finally(() => {
       this.running.delete(siteId);
       this.runs.delete(run);
@@ -212,9 +294,10 @@ export class SiteGitSyncService {
   private async operate(
     siteId: string,
     controller: AbortController,
+    direction: 'import' | 'export',
     work: (log: FastifyBaseLogger) => Promise<void>,
   ): Promise<void> {
-    const log = this.log.child({ siteId, gitSync: 'site-import' });
+    const log = this.log.child({ siteId, gitSync: `site-${direction}` });
     const heartbeat = setInterval(() => {
       void this.repo.renew(siteId, this.owner, now()).catch(() => undefined);
     }, LEASE_MS / 3);
@@ -225,16 +308,21 @@ export class SiteGitSyncService {
     try {
       await work(log);
     } catch (error) {
-      const failure = error instanceof SiteImportFailed ? error : importFailureOf(error);
+      const failure =
+        error instanceof SiteImportFailed
+          ? error
+          : direction === 'export'
+            ? exportFailureOf(error)
+            : importFailureOf(error);
       const timedOut = controller.signal.aborted;
       const message =
         failure instanceof SiteImportFailed || failure instanceof ImportFailed
           ? failure.message
           : timedOut
-            ? `The import took longer than GIT_OPERATION_TIMEOUT_MS (${this.deps.config.operationTimeoutMs} ms) or the server stopped; nothing was imported`
-            : 'The import failed on an error of the server; nothing was imported (the server log has the details)';
+            ? `The ${direction} took longer than GIT_OPERATION_TIMEOUT_MS (${this.deps.config.operationTimeoutMs} ms) or the server stopped`
+            : `The ${direction} failed on an error of the server (the server log has the details)`;
       if (!(failure instanceof SiteImportFailed || failure instanceof ImportFailed)) {
-        log.error({ err: error }, 'site git import failed');
+        log.error({ err: error }, `site git ${direction} failed`);
       }
       const warnings = failure instanceof ImportFailed ? failure.warnings : [];
       await this.repo
