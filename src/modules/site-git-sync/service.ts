@@ -339,6 +339,33 @@ export class SiteGitSyncService {
     }
   }
 
+  /**
+   * For the command line (`git import-site`, `git export-site`): the site's organization and who
+   * the operation is recorded as (its organization's first admin: the CLI runs as the operator,
+   * who has no user of their own). 404 for an unknown site.
+   */
+  async cliContext(siteId: string): Promise<{ organizationId: string; actor: Actor }> {
+    const site = await this.db
+      .selectFrom('sites')
+      .select('organization_id')
+      .where('id', '=', siteId)
+      .executeTakeFirst();
+    if (site === undefined) throw notFound('site', siteId);
+    const admin = await this.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('organization_id', '=', site.organization_id)
+      .where('role', '=', 'admin')
+      .orderBy('joined_at')
+      .orderBy('user_id')
+      .executeTakeFirst();
+    if (admin === undefined) throw conflict(`The organization of site ${siteId} has no admin`);
+    return {
+      organizationId: site.organization_id,
+      actor: { userId: admin.user_id, tokenId: null },
+    };
+  }
+
   /** getSiteGitInfo: 404 before the site's first operation. */
   async info(organizationId: string, siteId: string): Promise<GitSyncState> {
     await this.deps.sites.requireSite(organizationId, siteId);
