@@ -207,13 +207,14 @@ describe('a whole site to Git (docs.yaml export) and back', () => {
     ]) {
       assert.ok(files.includes(f), `${f} in ${files.join(', ')}`);
     }
-    // The null-directory variant is written too: its content is Livery's (product/fr).
-    assert.ok(files.includes('product/fr/SUMMARY.md'), files.join(', '));
+    // The variant imported from `directory: null` is still empty: null again, nothing written.
+    assert.ok(!files.some((f) => f.startsWith('product/')), files.join(', '));
     const docs = parse(target.file('docs.yaml') ?? '');
     const text = JSON.stringify(docs);
     assert.match(text, /"key":"product"/);
     assert.match(text, /"directory":".\/guides"/);
-    assert.match(text, /"directory":".\/product\/fr"/);
+    assert.match(text, /"path":"fr","hidden":true,"content":\{"directory":null,"language":"fr"\}/);
+    assert.equal(docs.$schema, 'https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig');
     assert.match(text, /"key":"link-status-page"/, 'a generated key for the link');
     // The generated key is stored: the next import of this file matches the same link.
     const custom = parse(target.file('livery-customization.yaml') ?? '');

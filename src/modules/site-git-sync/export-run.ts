@@ -14,6 +14,7 @@ import { CUSTOMIZATION_FILE } from '../git-sync/site/customization-file.js';
 import { nodesOf, readSiteConfig } from '../git-sync/site/site-config.js';
 import { SITE_FILE, SITE_FILE_ALTERNATIVE } from '../git-sync/site/site-file.js';
 import type { SyncDeps } from '../git-sync/sync/service.js';
+import type { Executor } from '../sites/repository.js';
 import type { SiteStructureRepository } from '../sites/structure/repository.js';
 import { siteDocumentOf, type VariantInfo } from './site-document.js';
 
@@ -124,6 +125,7 @@ async function exportOnce(input: SiteExportInput): Promise<SiteExportOutcome> {
             .execute();
     const spaceOf = new Map(spaces.map((s) => [s.id, s]));
     const syncOf = new Map(syncs.map((s) => [s.space_id, s]));
+    const pageCounts = await pageCountsOf(tx.trx, spaceIds);
     const variants: VariantInfo[] = variantRows.map((row) => {
       const sync = syncOf.get(row.space_id);
       const space = spaceOf.get(row.space_id);
@@ -136,6 +138,7 @@ async function exportOnce(input: SiteExportInput): Promise<SiteExportOutcome> {
           (sync !== undefined && input.layoutFrom.includes(sync.url)
             ? (sync.project_directory ?? '')
             : undefined),
+        empty: sync === undefined && (pageCounts.get(row.space_id) ?? 0) === 0,
       };
     });
     const doc = siteDocumentOf({
@@ -278,4 +281,19 @@ async function fetchHead(input: SiteExportInput, branchRef: string): Promise<str
     if (error instanceof GitError && error.reason === 'unknown-ref') return undefined;
     throw error;
   }
+}
+
+/** How many top-level pages each space's current revision has (0: an empty space). */
+async function pageCountsOf(
+  trx: Executor,
+  spaceIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (spaceIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('spaces as s')
+    .innerJoin('revisions as r', 'r.id', 's.revision_id')
+    .select(['s.id', 'r.page_nodes'])
+    .where('s.id', 'in', spaceIds)
+    .execute();
+  return new Map(rows.map((r) => [r.id, (JSON.parse(r.page_nodes) as unknown[]).length]));
 }

@@ -23,6 +23,11 @@ export interface VariantInfo {
   language: string | null;
   /** The directory (from the repository's top) its space was last imported from, if any. */
   kept: string | undefined;
+  /**
+   * The space has no page and was never imported from Git: `content.directory: null` (a variant
+   * not fed from the repository, as docs.yaml's `null` imported it), and nothing is written.
+   */
+  empty: boolean;
 }
 
 export interface SiteDocumentInput {
@@ -35,12 +40,15 @@ export interface SiteDocumentInput {
 
 export interface SiteDocument {
   /** `{site: {title, structure}}`, to be written as YAML. */
-  document: { site: { title: string; structure: unknown[] } };
+  document: { $schema: string; site: { title: string; structure: unknown[] } };
   /** Keys made now, by row id (sections, groups, links and variants alike). */
   newKeys: Map<string, string>;
-  /** Each variant's directory from the repository's top, by site-space id. */
+  /** Each variant's directory from the repository's top, by site-space id (none: `null`). */
   directories: Map<string, string>;
 }
+
+/** The line GitBook's own docs.yaml starts with (editors validate the file with it). */
+export const SCHEMA = 'https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig';
 
 const localized = (json: string | null) =>
   json === null ? undefined : (JSON.parse(json) as Record<string, string>);
@@ -82,14 +90,24 @@ export function siteDocumentOf(input: SiteDocumentInput): SiteDocument {
     }
   }
   const sectionPath = new Map(rows.sections.map((s) => [s.id, s.path]));
-  for (const v of input.variants) {
-    if (directories.has(v.row.id)) continue;
-    const section = v.row.section_id === null ? undefined : sectionPath.get(v.row.section_id);
-    const wanted = join(
-      projectDirectory,
-      section === undefined ? v.row.path : `${section}/${v.row.path}`,
+  // A made directory is never inside another space's directory nor holds one (the space at the
+  // project directory itself aside): `<section>/<variant>`, else `<section>-<variant>`, else -2…
+  const clashes = (dir: string) =>
+    [...taken].some(
+      (other) => other !== projectDirectory && (isInside(dir, other) || isInside(other, dir)),
     );
-    const dir = free(wanted, taken);
+  for (const v of input.variants) {
+    if (directories.has(v.row.id) || v.empty) continue;
+    const section = v.row.section_id === null ? undefined : sectionPath.get(v.row.section_id);
+    const candidates =
+      section === undefined
+        ? [v.row.path]
+        : [`${section}/${v.row.path}`, `${section}-${v.row.path}`];
+    let dir = candidates.map((c) => join(projectDirectory, c)).find((c) => !clashes(c));
+    for (let n = 2; dir === undefined; n++) {
+      const next = join(projectDirectory, `${candidates.at(-1)}-${n}`);
+      if (!clashes(next)) dir = next;
+    }
     directories.set(v.row.id, dir);
     taken.add(dir);
   }
@@ -99,7 +117,7 @@ export function siteDocumentOf(input: SiteDocumentInput): SiteDocument {
       .filter((v) => v.row.section_id === sectionId)
       .sort((a, b) => a.row.position - b.row.position || (a.row.id < b.row.id ? -1 : 1));
   const spaceNode = (v: VariantInfo, prefix: string) => {
-    const dir = directories.get(v.row.id) ?? '';
+    const dir = directories.get(v.row.id);
     return compact({
       type: 'space',
       key: keyOf(v.row, prefix === '' ? v.row.path : `${prefix}-${v.row.path}`),
@@ -109,7 +127,11 @@ export function siteDocumentOf(input: SiteDocumentInput): SiteDocument {
       default: v.row.is_default === 1,
       hidden: v.row.hidden === 1,
       draft: v.row.draft === 1,
-      content: compact({ directory: written(dir, projectDirectory), language: v.language }),
+      // `directory: null` is written as such (compact would drop it).
+      content: {
+        directory: dir === undefined ? null : written(dir, projectDirectory),
+        ...(v.language === null ? {} : { language: v.language }),
+      },
     });
   };
   const nodes = (parent: string | null): unknown[] =>
@@ -125,10 +147,10 @@ export function siteDocumentOf(input: SiteDocumentInput): SiteDocument {
           type: 'section',
           key: keyOf(section, section.path),
           ...common,
+          path: section.path,
           description: section.description,
           localizedDescription: localized(section.localized_description),
           icon: section.icon,
-          path: section.path,
           default: section.is_default === 1,
           children: variantsIn(section.id).map((v) => spaceNode(v, section.path)),
         });
@@ -156,7 +178,11 @@ export function siteDocumentOf(input: SiteDocumentInput): SiteDocument {
     });
   const structure =
     rows.sections.length > 0 ? nodes(null) : variantsIn(null).map((v) => spaceNode(v, ''));
-  return { document: { site: { title: input.title, structure } }, newKeys, directories };
+  return {
+    document: { $schema: SCHEMA, site: { title: input.title, structure } },
+    newKeys,
+    directories,
+  };
 }
 
 /** A directory as docs.yaml writes it: `./x` inside the project directory, `/x` elsewhere. */
