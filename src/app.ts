@@ -85,6 +85,7 @@ import { SitesService } from './modules/sites/service.js';
 import { SiteSpacesRepository } from './modules/sites/site-spaces-repository.js';
 import { siteSpacesRoutes } from './modules/sites/site-spaces-routes.js';
 import { SiteSpacesService } from './modules/sites/site-spaces-service.js';
+import { SiteStructureChanges } from './modules/sites/structure/changes-service.js';
 import { SiteStructureRepository } from './modules/sites/structure/repository.js';
 import { siteStructureRoutes } from './modules/sites/structure/routes.js';
 import { SiteStructureService } from './modules/sites/structure/service.js';
@@ -140,12 +141,13 @@ export function buildServices(
     urls,
     siteStructureRepository,
   );
-  const siteStructure = new SiteStructureService(siteStructureRepository, {
-    sites,
-    siteSpaces,
-    spaces,
-    urls,
-  });
+  const structureDeps = { sites, siteSpaces, spaces, urls };
+  const siteStructure = new SiteStructureService(siteStructureRepository, structureDeps);
+  const siteStructureChanges = new SiteStructureChanges(
+    siteStructureRepository,
+    structureDeps,
+    siteStructure,
+  );
   const shareLinks = new ShareLinksService(new ShareLinksRepository(db), sites, urls);
   const publishingAuth = new PublishingAuthService(new PublishingAuthRepository(db), sites);
   const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
@@ -193,7 +195,7 @@ export function buildServices(
       return url.endsWith('/') ? url : `${url}/`;
     },
     sites,
-    siteSpaces,
+    structure: siteStructure,
     customization,
     content,
     published: publishedRepository,
@@ -303,6 +305,7 @@ export function buildServices(
     sites,
     siteSpaces,
     siteStructure,
+    siteStructureChanges,
     shareLinks,
     publishingAuth,
     customization,
@@ -479,7 +482,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });
-      await v1.register(siteStructureRoutes, { structure: services.siteStructure });
+      await v1.register(siteStructureRoutes, {
+        structure: services.siteStructure,
+        changes: services.siteStructureChanges,
+      });
       await v1.register(siteGitSyncRoutes, { siteGitSync: services.siteGitSync });
       for (const scope of [siteKeyedScope, spaceKeyed]) {
         await v1.register(async (scoped) => {

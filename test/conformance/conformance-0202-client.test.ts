@@ -192,10 +192,13 @@ describe('the official 0.202 client against Livery: sites', () => {
     assert.equal(own.space.title, 'Inputs');
     assert.equal(own.draft, false);
     assert.equal(own.hidden, false);
-    const draft = await failure0202(
-      api.orgs.addSpaceToSite(t.orgId, site.id, { spaceId: space.id, draft: true }),
-    );
-    assert.match(draft.message, /body\.draft: Livery has no draft site-spaces/);
+    // Drafts exist since sections (issue 29): a draft variant, never the default.
+    const { data: draft } = await api.orgs.addSpaceToSite(t.orgId, site.id, {
+      spaceId: space.id,
+      draft: true,
+    });
+    assert.equal(draft.draft, true);
+    assert.equal(draft.default, false);
 
     // hidden: stored and answered in every form; false shows the variant again.
     const { data: hidden } = await api.orgs.updateSiteSpaceById(t.orgId, site.id, own.id, {
@@ -211,6 +214,7 @@ describe('the official 0.202 client against Livery: sites', () => {
         ['Inputs', false],
         ['Blank slate', false],
         ['Inputs, again', true],
+        ['Inputs', false],
       ],
     );
     const { data: shown } = await api.orgs.updateSiteSpaceById(t.orgId, site.id, own.id, {

@@ -274,9 +274,9 @@ const notImplemented = (
 
 const NO_LEVELS =
   'Livery has no access levels per site or space: members reach them through their organization role';
-const NO_SECTIONS = 'Livery has no site sections';
 const NO_TEMPLATES = 'Livery has no space templates';
-const NO_DRAFTS = 'Livery has no draft site-spaces: a variant is live once added';
+const NO_STRUCTURE_CONDITIONS =
+  'Livery has no conditional structure: every section and link is shown to every visitor';
 const NO_HOME_PAGES = "Livery has no custom home pages: a variant starts at its space's first page";
 const NO_LOCKING = 'Livery has no locked spaces: every space is edited through change requests';
 
@@ -288,13 +288,14 @@ export const NOT_IMPLEMENTED_0202_INPUTS: readonly NotImplementedInput[] = [
     [{ enabled: false }],
     'Livery has no adaptive content',
   ),
-  notImplemented('updateSiteById', 'defaultSiteSection', [], NO_SECTIONS),
   notImplemented('updateSiteById', 'styleguide', [null], 'Livery has no style guides'),
-  notImplemented('addSpaceToSite', 'draft', [false], NO_DRAFTS),
   notImplemented('addSpaceToSite', 'pageId', [null], NO_HOME_PAGES),
-  notImplemented('addSpaceToSite', 'sectionId', [], NO_SECTIONS),
   notImplemented('addSpaceToSite', 'template', [], NO_TEMPLATES),
-  notImplemented('updateSiteSpaceById', 'draft', [false], NO_DRAFTS),
+  notImplemented('addSectionToSite', 'template', [], NO_TEMPLATES),
+  notImplemented('addSectionToSite', 'pageId', [], NO_HOME_PAGES),
+  notImplemented('updateSiteSectionById', 'condition', [null], NO_STRUCTURE_CONDITIONS),
+  notImplemented('addExternalLinkToSite', 'condition', [null], NO_STRUCTURE_CONDITIONS),
+  notImplemented('updateSiteExternalLinkById', 'condition', [null], NO_STRUCTURE_CONDITIONS),
   notImplemented('updateSiteSpaceById', 'pageId', [null], NO_HOME_PAGES),
   notImplemented(
     'updateSiteSpaceById',

@@ -109,9 +109,9 @@ describe('addSpaceToSite', () => {
     const spaceId = f.spaceIds[0] as string;
     const before = { spaces: await spaceCount(), variants: await variantsOf(f.base) };
     const refused: [Json, RegExp][] = [
-      [{ spaceId: null, title: 'Draft', draft: true }, /^body\.draft: Livery has no draft /],
       [{ spaceId: null, pageId: 'page1' }, /^body\.pageId: Livery has no custom home pages/],
-      [{ spaceId, sectionId: 'sec1' }, /^body\.sectionId: Livery has no site sections; it /],
+      // A site without sections (test/http/site-structure.test.ts covers sectioned sites).
+      [{ spaceId, sectionId: 'sec1' }, /^body\.sectionId: no section "sec1" in this site/],
       [{ spaceId: null, template: { id: 'tpl' } }, /^body\.template: Livery has no space /],
     ];
     for (const [payload, message] of refused) {
@@ -128,6 +128,13 @@ describe('addSpaceToSite', () => {
       201,
     );
     assert.equal(accepted.draft, false);
+    // Drafts exist since sections (issue 29): a draft variant is added, never as the default.
+    const draft = expectStatus(
+      await send('POST', `${f.base}/site-spaces`, { spaceId: null, title: 'Draft', draft: true }),
+      201,
+    );
+    assert.equal(draft.draft, true);
+    assert.equal(draft.default, false);
   });
 });
 

@@ -214,7 +214,10 @@ describe('a whole site to Git (docs.yaml export) and back', () => {
     assert.match(text, /"key":"product"/);
     assert.match(text, /"directory":".\/guides"/);
     assert.match(text, /"path":"fr","hidden":true,"content":\{"directory":null,"language":"fr"\}/);
-    assert.equal(docs.$schema, 'https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig');
+    assert.equal(
+      docs.$schema,
+      'https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig',
+    );
     assert.match(text, /"key":"link-status-page"/, 'a generated key for the link');
     // The generated key is stored: the next import of this file matches the same link.
     const custom = parse(target.file('livery-customization.yaml') ?? '');

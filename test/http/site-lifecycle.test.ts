@@ -334,7 +334,10 @@ describe('updateSiteSpaceById / deleteSiteSpaceById', () => {
       [{ hidden: 'yes' }, /body\.hidden/],
       // What Livery does not have: refused, with nothing else of the request applied.
       [{ condition: 'visitor.claims.beta', path: 'new-path' }, /^body\.condition: Livery has no /],
-      [{ draft: true, hidden: true }, /^body\.draft: Livery has no draft site-spaces/],
+      [
+        { draft: true, hidden: true },
+        /^body\.draft: a site's or section's default site-space is never a draft/,
+      ],
       [{ pageId: 'page1', path: 'new-path' }, /^body\.pageId: Livery has no custom home pages/],
     ];
     for (const [payload, message] of cases) {

@@ -68,14 +68,58 @@ describe('locateVariant', () => {
   const fr = { id: 'fr', path: 'fr', isDefault: false };
   const variants = [en, fr];
   const cases: [string, string[], ReturnType<typeof locateVariant>][] = [
-    ['the root is the default', [], { kind: 'page', variant: en, pagePath: '' }],
-    ['a page of the default', ['guide'], { kind: 'page', variant: en, pagePath: 'guide' }],
-    ['a variant root', ['fr'], { kind: 'page', variant: fr, pagePath: '' }],
-    ['a variant page', ['fr', 'a', 'b'], { kind: 'page', variant: fr, pagePath: 'a/b' }],
-    ['the default’s own path', ['en', 'guide'], { kind: 'redirect-to-root', pagePath: 'guide' }],
+    ['the root is the default', [], { kind: 'page', variant: en, pagePath: '', prefix: [] }],
+    [
+      'a page of the default',
+      ['guide'],
+      { kind: 'page', variant: en, pagePath: 'guide', prefix: [] },
+    ],
+    ['a variant root', ['fr'], { kind: 'page', variant: fr, pagePath: '', prefix: ['fr'] }],
+    [
+      'a variant page',
+      ['fr', 'a', 'b'],
+      { kind: 'page', variant: fr, pagePath: 'a/b', prefix: ['fr'] },
+    ],
+    [
+      'the default’s own path',
+      ['en', 'guide'],
+      { kind: 'redirect', variant: en, pagePath: 'guide' },
+    ],
   ];
   for (const [name, segments, expected] of cases) {
     test(name, () => assert.deepEqual(locateVariant(segments, variants), expected));
+  }
+  // A site with sections (published/repository.ts addressOf): the default section's variants as
+  // above; section `api` has its default at `api` (its own path `api/v2` redirects there) and
+  // `api/v1`.
+  const v2 = { id: 'v2', path: 'api', isDefault: false, aliases: ['api/v2'] };
+  const v1 = { id: 'v1', path: 'api/v1', isDefault: false };
+  const sectioned = [en, fr, v2, v1];
+  const sectionCases: [string, string[], ReturnType<typeof locateVariant>][] = [
+    ['a section root', ['api'], { kind: 'page', variant: v2, pagePath: '', prefix: ['api'] }],
+    [
+      'a page of a section’s default',
+      ['api', 'intro'],
+      { kind: 'page', variant: v2, pagePath: 'intro', prefix: ['api'] },
+    ],
+    [
+      'the longest path wins',
+      ['api', 'v1', 'intro'],
+      { kind: 'page', variant: v1, pagePath: 'intro', prefix: ['api', 'v1'] },
+    ],
+    [
+      'a section default’s own path redirects',
+      ['api', 'v2', 'intro'],
+      { kind: 'redirect', variant: v2, pagePath: 'intro' },
+    ],
+    [
+      'the default section at the root',
+      ['guide'],
+      { kind: 'page', variant: en, pagePath: 'guide', prefix: [] },
+    ],
+  ];
+  for (const [name, segments, expected] of sectionCases) {
+    test(name, () => assert.deepEqual(locateVariant(segments, sectioned), expected));
   }
   test('a site without variants has no pages', () =>
     assert.equal(locateVariant(['a'], []), undefined));

@@ -314,6 +314,19 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   addSectionToSite: p('admin', 'site:write'),
   addSectionGroupToSite: p('admin', 'site:write'),
   addExternalLinkToSite: p('admin', 'site:write'),
+  listSiteSections: p('read', 'site:read'),
+  updateSiteSectionById: p('admin', 'site:write'),
+  deleteSiteSectionById: p('admin', 'site:write'),
+  moveSiteSection: p('admin', 'site:write'),
+  listSiteSectionGroups: p('read', 'site:read'),
+  updateSiteSectionGroupById: p('admin', 'site:write'),
+  deleteSiteSectionGroupById: p('admin', 'site:write'),
+  moveSiteSectionGroup: p('admin', 'site:write'),
+  moveSiteSpace: p('admin', 'site:write'),
+  duplicateSiteSpace: p('admin', 'site:write'),
+  updateSiteExternalLinkById: p('admin', 'site:write'),
+  deleteSiteExternalLinkById: p('admin', 'site:write'),
+  sortSiteStructure: p('admin', 'site:write'),
   // A whole site from Git (Livery, docs/git-sync.md "Whole sites (docs.yaml)"): it rewrites the
   // site's structure, its spaces' content and its customization: admin, as those writes are.
   importSiteGitRepository: p(

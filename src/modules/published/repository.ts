@@ -13,6 +13,47 @@ export interface PublishedVariant {
   title: string;
   /** Left out of the variant switcher (updateSiteSpaceById `hidden`); still served. */
   hidden: boolean;
+  /**
+   * Other paths that lead to it by a redirect: in a section other than the default, the default
+   * variant is at the section's path, and its own path under the section redirects there.
+   */
+  aliases: string[];
+  /** The section it belongs to (a site with sections), else null. */
+  sectionId: string | null;
+}
+
+/**
+ * Where a variant is served (docs/sites.md, "Sections"): the default variant of the default
+ * section (of the site, without sections) at the site's root, the others under their path; a
+ * section other than the default adds its own path first, its default variant being at the
+ * section's path. `order`: the default section's variants first, then by section position.
+ */
+function addressOf(row: {
+  path: string;
+  is_default: number;
+  section_id: string | null;
+  section_path: string | null;
+  section_default: number | null;
+  section_position: number | null;
+}): { path: string; isDefault: boolean; aliases: string[]; order: number } {
+  const variantDefault = Number(row.is_default) === 1;
+  if (row.section_id === null || row.section_path === null || Number(row.section_default) === 1) {
+    return {
+      path: row.path,
+      isDefault: variantDefault,
+      aliases: [],
+      order: row.section_id === null ? 0 : -1,
+    };
+  }
+  const order = Number(row.section_position ?? 0);
+  return variantDefault
+    ? {
+        path: row.section_path,
+        isDefault: false,
+        aliases: [`${row.section_path}/${row.path}`],
+        order,
+      }
+    : { path: `${row.section_path}/${row.path}`, isDefault: false, aliases: [], order };
 }
 
 /**
@@ -44,27 +85,42 @@ export class PublishedRepository {
         db
           .selectFrom('site_spaces as v')
           .innerJoin('spaces as s', 's.id', 'v.space_id')
+          .leftJoin('site_sections as sec', 'sec.id', 'v.section_id')
           .select([
             'v.id',
             'v.space_id',
             'v.path',
             'v.is_default',
             'v.hidden',
+            'v.draft',
+            'v.section_id',
             'v.title as variant_title',
             's.title',
+            'sec.path as section_path',
+            'sec.is_default as section_default',
+            'sec.draft as section_draft',
+            'sec.position as section_position',
           ])
           .where('v.site_id', '=', siteId)
-          .orderBy('v.position'),
+          .orderBy('v.position')
+          .orderBy('v.id'),
       (rows): PublishedVariant[] =>
-        rows.map((row) => ({
-          id: row.id,
-          spaceId: row.space_id,
-          path: row.path,
-          isDefault: Number(row.is_default) === 1,
-          spaceTitle: row.title,
-          title: row.variant_title ?? row.title,
-          hidden: Number(row.hidden) === 1,
-        })),
+        rows
+          // Drafts are not published: draft variants, and every variant of a draft section.
+          .filter((row) => Number(row.draft) === 0 && Number(row.section_draft ?? 0) === 0)
+          .map((row) => ({ row, ...addressOf(row) }))
+          .sort((a, b) => a.order - b.order)
+          .map(({ row, path, isDefault, aliases }) => ({
+            id: row.id,
+            spaceId: row.space_id,
+            path,
+            isDefault,
+            aliases,
+            sectionId: row.section_id,
+            spaceTitle: row.title,
+            title: row.variant_title ?? row.title,
+            hidden: Number(row.hidden) === 1,
+          })),
     );
   }
 

@@ -25,7 +25,7 @@ import { contentTag } from './assets/assets.js';
 import { derivedBy } from './rendering/derived.js';
 import { answerAt, type PageAnswer, sizeOf } from './rendering/page-answer.js';
 import { bodiesOf } from './rendering/page-bodies.js';
-import { publicRootOf, type SiteFrame, signInView } from './rendering/page-builder.js';
+import { publicRootOf, type SiteFrame, signInView, variantBase } from './rendering/page-builder.js';
 import { renderPage } from './rendering/page-html.js';
 import { KeptViews } from './rendering/page-representation.js';
 import type { PublishedRepository, PublishedVariant } from './repository.js';
@@ -109,8 +109,9 @@ export class PublishedSiteService {
   ): Promise<PageAnswer> {
     const located = locateVariant(segments, open.variants);
     if (located === undefined) return { kind: 'missing' }; // a site without site-spaces
-    if (located.kind === 'redirect-to-root') {
-      return { kind: 'redirect', location: `${open.root}${encodePath(located.pagePath)}` };
+    if (located.kind === 'redirect') {
+      const base = variantBase(open.root, located.variant);
+      return { kind: 'redirect', location: `${base}${encodePath(located.pagePath)}` };
     }
     const frame = await this.frame(open, located.variant, noindex, log);
     const key = [
@@ -326,6 +327,8 @@ export class PublishedSiteService {
       spaceTitle: input.spaceTitle,
       title: input.spaceTitle,
       hidden: false,
+      aliases: [],
+      sectionId: null,
     };
     let settings: Settings;
     if (showing === undefined) settings = this.renderable(DEFAULT_SETTINGS, log);

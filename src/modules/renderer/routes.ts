@@ -6,7 +6,8 @@ import { responses, SiteParams } from '../../http/schemas.js';
 import { SettingsSchema } from '../../settings/settings-schema.js';
 import { memberRoleOf } from '../access/permission-checks.js';
 import { setRendererCache, siteTag, spaceTag } from '../revalidation/cache-headers.js';
-import { SiteSchema, SiteSpaceSchema } from '../sites/schemas.js';
+import { SiteSchema } from '../sites/schemas.js';
+import { SiteStructureSchema } from '../sites/structure/schemas.js';
 import type { Reader, RendererReadsService } from './service.js';
 
 const ShareKeyQuery = Type.Object({
@@ -22,10 +23,7 @@ const PublishedContentSiteSchema = Type.Object(
   {
     object: Type.Literal('published-content-site'),
     site: SiteSchema,
-    structure: Type.Object({
-      type: Type.Literal('siteSpaces'),
-      structure: Type.Array(SiteSpaceSchema),
-    }),
+    structure: SiteStructureSchema,
     customizations: Type.Object({
       site: SettingsSchema,
       siteSpaces: Type.Record(Type.String(), SettingsSchema, {
@@ -71,7 +69,7 @@ export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsSer
         operationId: 'getPublishedContentSite',
         summary: 'Get the full published profile of a site including structure and customization',
         description:
-          'The site, its site-spaces and the effective customization of the site and of every site-space: what a renderer needs (docs/renderer.md).',
+          'The site, its structure (its sections, section groups and external links when it has sections, else its site-spaces; drafts left out) and the effective customization of the site and of every site-space shown: what a renderer needs (docs/renderer.md).',
         tags: ['sites'],
         params: SiteParams,
         querystring: ShareKeyQuery,

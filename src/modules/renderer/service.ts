@@ -4,9 +4,12 @@ import { notFound } from '../../errors.js';
 import type { ContentService } from '../content/service.js';
 import { findById, findByPath } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
+import { encodeVariantPath } from '../published/access/address.js';
 import type { PublishedRepository } from '../published/repository.js';
+import type { SiteSpace } from '../sites/schemas.js';
 import type { SitesService } from '../sites/service.js';
-import type { SiteSpacesService } from '../sites/site-spaces-service.js';
+import type { SiteStructure, SiteStructureNode } from '../sites/structure/schemas.js';
+import type { SiteStructureService } from '../sites/structure/service.js';
 
 /** Who reads: a member with a role, or a site token of the site (it sees what a reader does). */
 export type Reader = { role: string } | { siteToken: { site: string } };
@@ -28,7 +31,7 @@ export class RendererReadsService {
     db: Db,
     private readonly deps: {
       sites: SitesService;
-      siteSpaces: SiteSpacesService;
+      structure: SiteStructureService;
       customization: CustomizationService;
       content: ContentService;
       published: PublishedRepository;
@@ -54,19 +57,25 @@ export class RendererReadsService {
   }
 
   private async buildView(organizationId: string, siteId: string, role: string): Promise<string> {
-    const { sites, siteSpaces, customization } = this.deps;
-    const [site, structure, base] = await Promise.all([
+    const { sites, structure, customization } = this.deps;
+    const siteRow = await sites.requireSite(organizationId, siteId);
+    const [site, shown, base] = await Promise.all([
       sites.get(organizationId, siteId, role),
-      siteSpaces.all(organizationId, role, siteId),
+      // Drafts are not published (docs/sites.md, "Sections").
+      structure.structureOf(siteRow, role, (row) => row.draft === 0),
       customization.getSite(organizationId, siteId),
     ]);
+    const published =
+      shown.type === 'siteSpaces'
+        ? { type: shown.type, structure: shown.structure.filter((v) => !v.draft) }
+        : { type: shown.type, structure: withoutDraftVariants(shown.structure) };
     const variants = await Promise.all(
-      structure.map(
+      variantsIn(published).map(
         async (v) =>
           `${JSON.stringify(v.id)}:${(await customization.getVariant(organizationId, siteId, v.id)).json}`,
       ),
     );
-    return `{"object":"published-content-site","site":${JSON.stringify(site)},"structure":${JSON.stringify({ type: 'siteSpaces', structure })},"customizations":{"site":${base.json},"siteSpaces":{${variants.join(',')}}},"scripts":[]}`;
+    return `{"object":"published-content-site","site":${JSON.stringify(site)},"structure":${JSON.stringify(published)},"customizations":{"site":${base.json},"siteSpaces":{${variants.join(',')}}},"scripts":[]}`;
   }
 
   /**
@@ -88,7 +97,7 @@ export class RendererReadsService {
       if (findByPath(revision.pages, old) !== undefined) continue;
       const target = findById(revision.pages, revision.redirects[old] ?? '');
       if (target === undefined) continue;
-      const base = variant.isDefault ? root : `${root}${encodeURIComponent(variant.path)}/`;
+      const base = variant.isDefault ? root : `${root}${encodeVariantPath(variant.path)}/`;
       const location = `${base}${target.path.split('/').map(encodeURIComponent).join('/')}`;
       const now = revision.createdAt;
       return {
@@ -148,4 +157,36 @@ function decodeSafely(value: string): string {
   } catch {
     return value;
   }
+}
+
+/** A published structure's sections keep only their live variants. */
+function withoutDraftVariants(nodes: SiteStructureNode[]): SiteStructureNode[] {
+  return nodes.map((node) => {
+    if (node.object === 'site-section') {
+      return { ...node, siteSpaces: node.siteSpaces.filter((v) => !v.draft) };
+    }
+    if (node.object === 'site-section-group') {
+      const children = withoutDraftVariants(node.children);
+      return {
+        ...node,
+        children,
+        sections: children.filter((c) => c.object === 'site-section'),
+      } as SiteStructureNode;
+    }
+    return node;
+  });
+}
+
+/** Every variant a structure shows, in order. */
+export function variantsIn(structure: SiteStructure): SiteSpace[] {
+  if (structure.type === 'siteSpaces') return structure.structure;
+  const out: SiteSpace[] = [];
+  const walk = (nodes: readonly SiteStructureNode[]) => {
+    for (const node of nodes) {
+      if (node.object === 'site-section') out.push(...node.siteSpaces);
+      else if (node.object === 'site-section-group') walk(node.children);
+    }
+  };
+  walk(structure.structure);
+  return out;
 }

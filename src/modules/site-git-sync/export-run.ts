@@ -15,7 +15,7 @@ import { nodesOf, readSiteConfig } from '../git-sync/site/site-config.js';
 import { SITE_FILE, SITE_FILE_ALTERNATIVE } from '../git-sync/site/site-file.js';
 import type { SyncDeps } from '../git-sync/sync/service.js';
 import type { Executor } from '../sites/repository.js';
-import type { SiteStructureRepository } from '../sites/structure/repository.js';
+import { SITE_GONE, type SiteStructureRepository } from '../sites/structure/repository.js';
 import { siteDocumentOf, type VariantInfo } from './site-document.js';
 
 /**
@@ -160,7 +160,7 @@ async function exportOnce(input: SiteExportInput): Promise<SiteExportOutcome> {
     }
     return { doc, variants, syncOf };
   });
-  if (read === undefined) throw new Error('the site was deleted during the export');
+  if (read === SITE_GONE) throw new Error('the site was deleted during the export');
   const { doc, variants, syncOf } = read;
 
   const changes = new Map<string, TreeChange>();

@@ -18,7 +18,7 @@ import { describeViolation, type Violation } from '../git-sync/site/yaml-file.js
 import { type GitSyncState, gitSyncStateOf } from '../git-sync/state.js';
 import { branchOf, type ExportRequest, type SyncDeps } from '../git-sync/sync/service.js';
 import type { SitesService } from '../sites/service.js';
-import type { SiteStructureRepository } from '../sites/structure/repository.js';
+import { SITE_GONE, type SiteStructureRepository } from '../sites/structure/repository.js';
 import { applyStructure } from './apply-structure.js';
 import { exportFailureOf, exportSite } from './export-run.js';
 import { type LoadedSite, loadSiteFiles } from './load.js';
@@ -217,7 +217,7 @@ export class SiteGitSyncService {
         .execute();
       return applyStructure(tx, organizationId, config, at);
     });
-    if (applied === undefined) throw new ImportFailed('The site was deleted during the import');
+    if (applied === SITE_GONE) throw new ImportFailed('The site was deleted during the import');
     const warnings: Violation[] = [...loaded.warnings, ...applied.warnings];
 
     // Each directory through the space import, at the same commit.

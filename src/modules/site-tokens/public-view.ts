@@ -179,16 +179,45 @@ const SITE: Fields = kept(`object id type appliedType title basename proxy visib
   permissions published siteSpaces createdAt agentsContext features urls`);
 
 const SITE_SPACE: Fields = {
-  ...kept('object id path title default draft condition hidden urls'),
+  ...kept('object id path section title localizedTitle default draft condition hidden urls'),
   space: (space) => pick(space, SPACE),
+};
+
+const SITE_SECTION: Fields = {
+  ...kept(`object id title localizedTitle description localizedDescription default draft path
+    sectionGroup urls icon`),
+  siteSpaces: (variants) => (variants as unknown[]).map((v) => pick(v, SITE_SPACE)),
+};
+
+const SITE_EXTERNAL_LINK: Fields = kept(`object id title localizedTitle description
+  localizedDescription icon url sectionGroup draft`);
+
+/** A node of a sectioned site's structure (docs/sites.md, "Sections"). */
+function structureNode(node: unknown): Record<string, unknown> {
+  switch ((node as { object?: unknown }).object) {
+    case 'site-section':
+      return pick(node, SITE_SECTION);
+    case 'site-section-group':
+      return pick(node, SITE_SECTION_GROUP);
+    case 'site-external-link':
+      return pick(node, SITE_EXTERNAL_LINK);
+    default:
+      return pick(node, SITE_SPACE);
+  }
+}
+
+const SITE_SECTION_GROUP: Fields = {
+  ...kept('object id title localizedTitle sectionGroup draft icon'),
+  sections: (sections) => (sections as unknown[]).map((n) => pick(n, SITE_SECTION)),
+  children: (children) => (children as unknown[]).map(structureNode),
 };
 
 const PUBLISHED_CONTENT_SITE: Fields = {
   object: true,
   site: (site) => pick(site, SITE),
   structure: (structure) => {
-    const { type, structure: variants } = structure as { type: string; structure: unknown[] };
-    return { type, structure: variants.map((variant) => pick(variant, SITE_SPACE)) };
+    const { type, structure: nodes } = structure as { type: string; structure: unknown[] };
+    return { type, structure: nodes.map(structureNode) };
   },
   customizations: (customizations) => {
     const { site, siteSpaces } = customizations as {

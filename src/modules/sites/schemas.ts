@@ -141,7 +141,13 @@ export const UpdateSiteSchema = Type.Object(
       SITE_INPUTS.adaptiveContent,
       Type.Object({ enabled: Type.Boolean() }),
     ),
-    defaultSiteSection: unsupportedField(SITE_INPUTS.defaultSiteSection, Type.String()),
+    defaultSiteSection: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'ID of a section of this site to make the default (served at the root); not a draft',
+      }),
+    ),
     styleguide: unsupportedField(SITE_INPUTS.styleguide, GitBookShapes.nullableString),
   },
   { additionalProperties: false, title: 'UpdateSite' },
@@ -174,8 +180,7 @@ export const SiteSpaceSchema = Type.Object(
     }),
     default: Type.Boolean({ description: 'Whether this is the default space for the site' }),
     draft: Type.Boolean({
-      description:
-        'Livery has no draft site-spaces: a site-space is live as soon as it is added, so always false',
+      description: 'Whether the site-space is a draft, left out of the published site',
     }),
     condition: Type.Optional(
       Type.String({
@@ -214,9 +219,20 @@ export const AddSpaceToSiteSchema = Type.Object(
           "The variant's own title (its path is derived from it); with spaceId null also the new space's title (its first 50 characters)",
       }),
     ),
-    draft: unsupportedField(SITE_INPUTS.draft, Type.Boolean()),
+    draft: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: a draft, left out of the published site (never the site's or a section's default)",
+      }),
+    ),
     pageId: unsupportedField(SITE_INPUTS.pageId, GitBookShapes.nullableString),
-    sectionId: unsupportedField(SITE_INPUTS.sectionId, Type.String()),
+    sectionId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'The section to add it to: required in a site with sections, refused in a site without',
+      }),
+    ),
     template: unsupportedField(SITE_INPUTS.template, GitBookShapes.object),
   },
   { additionalProperties: false, title: 'AddSpaceToSite' },
@@ -236,7 +252,12 @@ export const UpdateSiteSpaceSchema = Type.Object(
       }),
     ),
     condition: unsupportedField(SITE_INPUTS.condition, OrNull(Condition)),
-    draft: unsupportedField(SITE_INPUTS.draft, Type.Boolean()),
+    draft: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: a draft, left out of the published site (not the site's or a section's default); false: live",
+      }),
+    ),
     pageId: unsupportedField(SITE_INPUTS.pageId, GitBookShapes.nullableString),
   },
   { additionalProperties: false, title: 'UpdateSiteSpace' },

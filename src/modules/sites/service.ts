@@ -10,7 +10,7 @@ import { sitePermissions } from '../access/record-permissions.js';
 import type { Actor } from '../audit/actor.js';
 import type { GitSyncState } from '../git-sync/state.js';
 import { newSpaceRow, type SpacesService } from '../spaces/service.js';
-import type { SiteChange, SitesRepository, SiteWithCount } from './repository.js';
+import type { Executor, SiteChange, SitesRepository, SiteWithCount } from './repository.js';
 import type { CreateSite, Site, SiteFilters, UpdateSite } from './schemas.js';
 import { newSiteRow, newSiteSpaceRow } from './site-rows.js';
 import { UPDATE_SITE_UNSUPPORTED } from './unsupported.js';
@@ -128,13 +128,13 @@ export class SitesService {
     if (input.basename !== undefined) fields.basename = input.basename;
     if (input.agentsContext !== undefined) fields.agents_context = input.agentsContext;
     if (input.proxy !== undefined) fields.proxy = input.proxy;
-    const { defaultSiteSpace } = input;
+    const { defaultSiteSpace, defaultSiteSection } = input;
     await this.modify(organizationId, siteId, caller, async (site, trx) => {
       if (fields.published === 1) requirePublishable(site);
       if (defaultSiteSpace !== undefined) {
         const found = await trx
           .selectFrom('site_spaces')
-          .select('id')
+          .select(['id', 'draft'])
           .where('id', '=', defaultSiteSpace)
           .where('site_id', '=', siteId)
           .executeTakeFirst();
@@ -143,6 +143,14 @@ export class SitesService {
             `body.defaultSiteSpace: no site-space ${JSON.stringify(defaultSiteSpace)} in this site`,
           );
         }
+        if (found.draft === 1) {
+          throw badRequest(
+            `body.defaultSiteSpace: site-space ${defaultSiteSpace} is a draft, and a default is never one`,
+          );
+        }
+      }
+      if (defaultSiteSection !== undefined) {
+        await makeDefaultSection(trx, siteId, defaultSiteSection);
       }
       return {
         fields,
@@ -234,6 +242,41 @@ export class SitesService {
       },
     };
   }
+}
+
+/**
+ * updateSiteById's defaultSiteSection: a section of the site, not a draft, becomes the default
+ * (served at the site's root) and the former default an ordinary section.
+ */
+async function makeDefaultSection(trx: Executor, siteId: string, sectionId: string) {
+  const section = await trx
+    .selectFrom('site_sections')
+    .select(['id', 'draft'])
+    .where('id', '=', sectionId)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
+  if (section === undefined) {
+    throw badRequest(
+      `body.defaultSiteSection: no section ${JSON.stringify(sectionId)} in this site`,
+    );
+  }
+  if (section.draft === 1) {
+    throw badRequest(
+      `body.defaultSiteSection: section ${sectionId} is a draft, and the default section is never one`,
+    );
+  }
+  await trx
+    .updateTable('site_sections')
+    .set({ is_default: 0 })
+    .where('site_id', '=', siteId)
+    .where('id', '!=', sectionId)
+    .where('is_default', '=', 1)
+    .execute();
+  await trx
+    .updateTable('site_sections')
+    .set({ is_default: 1 })
+    .where('id', '=', sectionId)
+    .execute();
 }
 
 /** A site is published with at least one site-space: otherwise there is nothing to serve. */

@@ -17,7 +17,7 @@ export interface SiteSpaceSlots {
 }
 
 export type SiteSpaceUpdate = Partial<
-  Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id' | 'hidden'>
+  Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id' | 'hidden' | 'draft'>
 >;
 
 /** A site's variants (site-spaces): their paths, order, default and content. */
@@ -67,15 +67,29 @@ export class SiteSpacesRepository {
    */
   async insertSiteSpace(
     siteId: string,
+    sectionId: string | null,
     build: (slots: SiteSpaceSlots) => SiteSpaceRow,
     newSpace?: SpaceRow,
-  ): Promise<SiteSpaceRow | undefined | 'space-missing'> {
+  ): Promise<SiteSpaceRow | undefined | 'space-missing' | 'section-missing' | 'sectioned'> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await lockSite(trx, siteId))) return undefined;
+      // A site with sections has its variants in them (docs/sites.md, "Sections").
+      const sections = await trx
+        .selectFrom('site_sections')
+        .select('id')
+        .where('site_id', '=', siteId)
+        .execute();
+      if (sectionId === null && sections.length > 0) return 'sectioned';
+      if (sectionId !== null && !sections.some((s) => s.id === sectionId)) {
+        return 'section-missing';
+      }
       const rows = await trx
         .selectFrom('site_spaces')
         .select(['path', 'is_default', 'position'])
         .where('site_id', '=', siteId)
+        .where((eb) =>
+          sectionId === null ? eb('section_id', 'is', null) : eb('section_id', '=', sectionId),
+        )
         .execute();
       const row = build({
         paths: new Set(rows.map((r) => r.path)),
@@ -157,19 +171,22 @@ export class SiteSpacesRepository {
     siteSpaceId: string,
     change: SiteSpaceUpdate,
   ): Promise<
-    { outcome: 'missing' | 'space-missing' | 'updated' } | { outcome: 'path-taken'; holder: string }
+    | { outcome: 'missing' | 'space-missing' | 'default-draft' | 'updated' }
+    | { outcome: 'path-taken'; holder: string }
   > {
     return this.db.transaction().execute(async (trx) => {
+      if (!(await lockSite(trx, siteId))) return { outcome: 'missing' as const };
       const row = await lockRows(
         trx,
         trx
           .selectFrom('site_spaces')
-          .select('id')
+          .select(['id', 'section_id', 'is_default'])
           .where('id', '=', siteSpaceId)
           .where('site_id', '=', siteId),
         'site_spaces',
       ).executeTakeFirst();
       if (row === undefined) return { outcome: 'missing' as const };
+      if (change.draft === 1 && row.is_default === 1) return { outcome: 'default-draft' as const };
       // As in insertSiteSpace: the new space may have been deleted since the service's check.
       if (change.space_id !== undefined && !(await lockSpace(trx, change.space_id))) {
         return { outcome: 'space-missing' as const };
@@ -181,6 +198,11 @@ export class SiteSpacesRepository {
           .where('site_id', '=', siteId)
           .where('path', '=', change.path)
           .where('id', '!=', siteSpaceId)
+          .where((eb) =>
+            row.section_id === null
+              ? eb('section_id', 'is', null)
+              : eb('section_id', '=', row.section_id),
+          )
           .executeTakeFirst();
         if (holder !== undefined) return { outcome: 'path-taken' as const, holder: holder.id };
       }
@@ -196,29 +218,37 @@ export class SiteSpacesRepository {
    * site's row is locked first: without it, deleting the default and the next variant at once
    * (PostgreSQL, READ COMMITTED) made a variant being deleted the new default, leaving none.
    */
-  async delete(siteId: string, siteSpaceId: string): Promise<boolean> {
+  async delete(siteId: string, siteSpaceId: string): Promise<boolean | 'last-of-section'> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await lockSite(trx, siteId))) return false;
       const row = await lockRows(
         trx,
         trx
           .selectFrom('site_spaces')
-          .select(['id', 'is_default'])
+          .select(['id', 'is_default', 'section_id'])
           .where('id', '=', siteSpaceId)
           .where('site_id', '=', siteId),
         'site_spaces',
       ).executeTakeFirst();
       if (row === undefined) return false;
+      const { section_id: sectionId } = row;
+      const others = await trx
+        .selectFrom('site_spaces')
+        .select('id')
+        .where('site_id', '=', siteId)
+        .where('id', '!=', siteSpaceId)
+        .where((eb) =>
+          sectionId === null ? eb('section_id', 'is', null) : eb('section_id', '=', sectionId),
+        )
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      // A section holds at least one variant: the last goes with its section.
+      if (sectionId !== null && others.length === 0) return 'last-of-section';
       await deleteVariantHistory(trx, siteSpaceId);
       await trx.deleteFrom('site_spaces').where('id', '=', siteSpaceId).execute();
       if (row.is_default === 1) {
-        const next = await trx
-          .selectFrom('site_spaces')
-          .select('id')
-          .where('site_id', '=', siteId)
-          .orderBy('position')
-          .limit(1)
-          .executeTakeFirst();
+        const next = others[0];
         if (next !== undefined) await makeDefault(trx, siteId, next.id);
       }
       return true;

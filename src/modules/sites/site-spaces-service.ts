@@ -50,25 +50,42 @@ export class SiteSpacesService {
         ? newSpaceRow(organizationId, title === null ? {} : { title: title.slice(0, 50) }, now())
         : await this.requireSpace(organizationId, spaceId);
     const newSpace = spaceId === null ? space : undefined;
+    const sectionId = input.sectionId ?? null;
+    const draft = input.draft === true;
     for (let attempt = 1; ; attempt++) {
       try {
         const row = await this.repo.insertSiteSpace(
           siteId,
-          ({ paths, hasDefault, nextPosition }) => ({
-            ...newSiteSpaceRow(
-              siteId,
-              space.id,
-              uniqueSlug(slugify(title ?? space.title, 'space'), paths),
-              nextPosition,
-              now(),
-              title,
-            ),
-            is_default: hasDefault ? 0 : 1,
-          }),
+          sectionId,
+          ({ paths, hasDefault, nextPosition }) => {
+            // The first variant of a site or section is its default, which is never a draft.
+            if (draft && !hasDefault) throw draftDefault();
+            return {
+              ...newSiteSpaceRow(
+                siteId,
+                space.id,
+                uniqueSlug(slugify(title ?? space.title, 'space'), paths),
+                nextPosition,
+                now(),
+                title,
+                sectionId,
+              ),
+              is_default: hasDefault ? 0 : 1,
+              draft: draft ? 1 : 0,
+            };
+          },
           newSpace,
         );
         if (row === undefined) throw notFound('site', siteId);
         if (row === 'space-missing') throw missingSpace(spaceId ?? space.id);
+        if (row === 'sectioned') {
+          throw badRequest(
+            'body.sectionId: the site has sections, and its site-spaces belong to them: give the section to add the space to',
+          );
+        }
+        if (row === 'section-missing') {
+          throw badRequest(`body.sectionId: no section ${JSON.stringify(sectionId)} in this site`);
+        }
         const added = { ...row, space };
         return (await this.presenter(site, [added]))(added, role);
       } catch (error) {
@@ -142,6 +159,7 @@ export class SiteSpacesService {
     // Only null gets here: it removes a condition an earlier Livery stored.
     if (input.condition !== undefined) change.condition = input.condition;
     if (input.hidden !== undefined) change.hidden = input.hidden ? 1 : 0;
+    if (input.draft !== undefined) change.draft = input.draft ? 1 : 0;
     if (input.spaceId !== undefined) {
       change.space_id = (await this.requireSpace(organizationId, input.spaceId, 'body.spaceId')).id;
     }
@@ -153,6 +171,7 @@ export class SiteSpacesService {
       throw error;
     }
     if (result.outcome === 'missing') throw notFound('site-space', siteSpaceId);
+    if (result.outcome === 'default-draft') throw draftDefault();
     if (result.outcome === 'space-missing') throw missingSpace(input.spaceId ?? '');
     if (result.outcome === 'path-taken') throw pathTaken(input.path, result.holder);
     const row = await this.repo.find(siteId, siteSpaceId);
@@ -168,10 +187,32 @@ export class SiteSpacesService {
     return row.space_id;
   }
 
-  /** deleteSiteSpaceById: true when it existed (205), false when it did not (204). */
+  /**
+   * deleteSiteSpaceById: true when it existed (205), false when it did not (204). The last
+   * variant of a section is not deleted alone (400): deleteSiteSectionById deletes both.
+   */
   async delete(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean> {
     await this.sites.requireSite(organizationId, siteId);
-    return this.repo.delete(siteId, siteSpaceId);
+    const outcome = await this.repo.delete(siteId, siteSpaceId);
+    if (outcome === 'last-of-section') {
+      throw badRequest(
+        `siteSpaceId: site-space ${siteSpaceId} is the only one of its section, which cannot be left empty: delete the section instead (deleteSiteSectionById)`,
+      );
+    }
+    return outcome;
+  }
+
+  /** One variant of a site, presented. */
+  async get(
+    organizationId: string,
+    role: string,
+    siteId: string,
+    siteSpaceId: string,
+  ): Promise<SiteSpace> {
+    const site = await this.sites.requireSite(organizationId, siteId);
+    const row = await this.repo.find(siteId, siteSpaceId);
+    if (row === undefined) throw notFound('site-space', siteSpaceId);
+    return (await this.presenter(site, [row]))(row, role);
   }
 
   private async requireSpace(organizationId: string, spaceId: string, field = 'body.spaceId') {
@@ -240,6 +281,11 @@ function pathTaken(path: string | undefined, holder?: string) {
     `body.path: ${JSON.stringify(path)} is already the path of ${holder === undefined ? 'another site-space' : `site-space ${holder}`} of this site`,
   );
 }
+
+const draftDefault = () =>
+  badRequest(
+    "body.draft: a site's or section's default site-space is never a draft (the first site-space of a site or section becomes its default): make another one the default first",
+  );
 
 const missingSpace = (spaceId: string, field = 'body.spaceId') =>
   badRequest(`${field}: no space ${JSON.stringify(spaceId)} in this organization`);

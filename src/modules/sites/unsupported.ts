@@ -17,23 +17,12 @@ export const SITE_INPUTS = {
     accepted: [{ enabled: false }],
     reason: 'Livery has no adaptive content',
   },
-  defaultSiteSection: {
-    field: 'defaultSiteSection',
-    accepted: [],
-    reason: 'Livery has no site sections',
-  },
   styleguide: { field: 'styleguide', accepted: [null], reason: 'Livery has no style guides' },
-  draft: {
-    field: 'draft',
-    accepted: [false],
-    reason: 'Livery has no draft site-spaces: a variant is live once added',
-  },
   pageId: {
     field: 'pageId',
     accepted: [null],
     reason: "Livery has no custom home pages: a variant starts at its space's first page",
   },
-  sectionId: { field: 'sectionId', accepted: [], reason: 'Livery has no site sections' },
   template: { field: 'template', accepted: [], reason: 'Livery has no space templates' },
   // Earlier versions stored conditions without evaluating them; null still removes one.
   condition: {
@@ -46,19 +35,15 @@ export const SITE_INPUTS = {
 export const UPDATE_SITE_UNSUPPORTED: readonly UnsupportedInput[] = [
   SITE_INPUTS.defaultLevel,
   SITE_INPUTS.adaptiveContent,
-  SITE_INPUTS.defaultSiteSection,
   SITE_INPUTS.styleguide,
 ];
 
 export const ADD_SPACE_TO_SITE_UNSUPPORTED: readonly UnsupportedInput[] = [
-  SITE_INPUTS.draft,
   SITE_INPUTS.pageId,
-  SITE_INPUTS.sectionId,
   SITE_INPUTS.template,
 ];
 
 export const UPDATE_SITE_SPACE_UNSUPPORTED: readonly UnsupportedInput[] = [
-  SITE_INPUTS.draft,
   SITE_INPUTS.pageId,
   SITE_INPUTS.condition,
 ];

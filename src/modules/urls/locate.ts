@@ -53,7 +53,9 @@ export function pathsOf(
 ): Resolved {
   const enc = encodeSegment; // stored paths: never a throw, whatever was stored
   const siteBasePath = `${address.mount}${enc(address.site)}/${shareSegment === undefined ? '' : `${enc(shareSegment)}/`}`;
-  const basePath = `${siteBasePath}${variantPath === undefined ? '' : `${enc(variantPath)}/`}`;
+  // A variant path of a site with sections has two segments (`section/variant`).
+  const variantSegments = variantPath === undefined ? [] : variantPath.split('/');
+  const basePath = `${siteBasePath}${variantSegments.map((s) => `${enc(s)}/`).join('')}`;
   const encodedPage = pagePath.split('/').filter(Boolean).map(enc).join('/');
   return {
     siteBasePath,

@@ -49,6 +49,9 @@ export type LookupBody = Static<typeof LookupBodySchema>;
 const content = Type.Object(
   {
     site: Type.String(),
+    siteSection: Type.Optional(
+      Type.String({ description: 'The section of the site-space, in a site with sections' }),
+    ),
     siteSpace: Type.String(),
     space: Type.String(),
     organization: Type.String(),

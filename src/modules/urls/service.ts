@@ -19,6 +19,7 @@ export interface LookupInput {
 export type Lookup =
   | {
       site: string;
+      siteSection?: string;
       siteSpace: string;
       space: string;
       organization: string;
@@ -137,11 +138,17 @@ export class UrlLookupService {
 
     const located = locateVariant(rest, variants);
     if (located === undefined) throw notFound();
-    if (located.kind === 'redirect-to-root') {
-      const root = pathsOf(address, shareSegment, undefined, located.pagePath);
-      return { answer: { target: 'content', redirect: root.canonicalUrl }, shareable };
+    if (located.kind === 'redirect') {
+      const { variant, pagePath } = located;
+      const to = pathsOf(
+        address,
+        shareSegment,
+        variant.isDefault ? undefined : variant.path,
+        pagePath,
+      );
+      return { answer: { target: 'content', redirect: to.canonicalUrl }, shareable };
     }
-    const { variant, pagePath } = located;
+    const { variant, pagePath, prefix } = located;
     const variantPath = variant.isDefault ? undefined : variant.path;
     const apiToken = await this.deps.siteTokens.mint({
       organization: site.organization_id,
@@ -156,11 +163,12 @@ export class UrlLookupService {
     });
     const answer = {
       site: site.id,
+      ...(variant.sectionId === null ? {} : { siteSection: variant.sectionId }),
       siteSpace: variant.id,
       space: variant.spaceId,
       organization: site.organization_id,
       ...pathsOf(address, shareSegment, variantPath, pagePath),
-      complete: isComplete(rest, variant, variants),
+      complete: isComplete(pagePath, prefix, variant, variants),
       apiToken,
       ...(shareKey === undefined ? {} : { shareKey }),
     };
@@ -208,13 +216,20 @@ export class UrlLookupService {
 }
 
 /**
- * No more site segments can follow: a variant path was matched, a page path has begun, or the
- * site has only one variant. Only a site's bare root, with other variants, is incomplete.
+ * No more site segments can follow: a page path has begun, or no other variant's path continues
+ * the segments that named this one. A site's bare root, with other variants, is incomplete; so
+ * is a section's root when the section has other variants (`/api` before `/api/v1`).
  */
 function isComplete(
-  rest: readonly string[],
+  pagePath: string,
+  prefix: readonly string[],
   variant: PublishedVariant,
   variants: readonly PublishedVariant[],
 ): boolean {
-  return rest.length > 0 || !variant.isDefault || variants.length <= 1;
+  if (pagePath !== '') return true;
+  return !variants.some((other) => {
+    if (other.id === variant.id || other.isDefault) return false;
+    const segments = other.path.split('/');
+    return segments.length > prefix.length && prefix.every((s, i) => segments[i] === s);
+  });
 }

@@ -44,35 +44,66 @@ export function parseSiteAddress(rawPath: string): SiteAddress | undefined {
 
 export interface VariantAddress {
   id: string;
+  /** One segment, or `section/variant` in a site with sections. */
   path: string;
   isDefault: boolean;
+  /** Paths that redirect to the variant (published/repository.ts). */
+  aliases?: readonly string[];
 }
 
 export type Located<V extends VariantAddress> =
-  | { kind: 'page'; variant: V; pagePath: string }
-  /** The default variant's own path: its pages live at the site's root. */
-  | { kind: 'redirect-to-root'; pagePath: string };
+  /** `prefix`: the segments that named the variant (none for the default variant at the root). */
+  | { kind: 'page'; variant: V; pagePath: string; prefix: readonly string[] }
+  /** Another address of the variant (the default variant's own path): its pages live elsewhere. */
+  | { kind: 'redirect'; variant: V; pagePath: string };
+
+/** Whether `segments` begin with all of `prefix`. */
+function startsWith(segments: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((segment, index) => segments[index] === segment);
+}
 
 /**
- * The variant and page path of the segments after the site. A first segment that is a variant's
- * `path` names that variant (variant paths come before the default variant's page slugs); the
- * default variant's own path redirects to the root, where its pages are served.
+ * The variant and page path of the segments after the site. The longest variant path the
+ * segments begin with names the variant (variant paths come before the default variant's page
+ * slugs); the default variant's own path, and a variant's aliases, redirect to where its pages
+ * are served.
  */
 export function locateVariant<V extends VariantAddress>(
   segments: readonly string[],
   variants: readonly V[],
 ): Located<V> | undefined {
-  const [first, ...rest] = segments;
-  const byPath = first === undefined ? undefined : variants.find((v) => v.path === first);
-  if (byPath !== undefined) {
-    return byPath.isDefault
-      ? { kind: 'redirect-to-root', pagePath: rest.join('/') }
-      : { kind: 'page', variant: byPath, pagePath: rest.join('/') };
+  let best: { variant: V; length: number; alias: boolean } | undefined;
+  for (const variant of variants) {
+    for (const [path, alias] of [
+      [variant.path, false] as const,
+      ...(variant.aliases ?? []).map((a) => [a, true] as const),
+    ]) {
+      const prefix = path.split('/');
+      if (startsWith(segments, prefix) && (best === undefined || prefix.length > best.length)) {
+        best = { variant, length: prefix.length, alias };
+      }
+    }
+  }
+  if (best !== undefined) {
+    const pagePath = segments.slice(best.length).join('/');
+    return best.alias || best.variant.isDefault
+      ? { kind: 'redirect', variant: best.variant, pagePath }
+      : {
+          kind: 'page',
+          variant: best.variant,
+          pagePath,
+          prefix: segments.slice(0, best.length),
+        };
   }
   const fallback = variants.find((v) => v.isDefault) ?? variants[0];
   return fallback === undefined
     ? undefined
-    : { kind: 'page', variant: fallback, pagePath: segments.join('/') };
+    : { kind: 'page', variant: fallback, pagePath: segments.join('/'), prefix: [] };
+}
+
+/** A variant path as written in a URL: each segment percent-encoded. */
+export function encodeVariantPath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 /** The same address without the one-time credential parameters (`share`, `jwt_token`). */

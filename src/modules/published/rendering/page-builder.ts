@@ -68,7 +68,9 @@ export function publicRootOf(
 
 /** A variant's base address: the root for the default variant, `{root}{path}/` for the others. */
 export function variantBase(root: string, variant: PublishedVariant): string {
-  return variant.isDefault ? root : `${root}${encodeSegment(variant.path)}/`;
+  return variant.isDefault
+    ? root
+    : `${root}${variant.path.split('/').map(encodeSegment).join('/')}/`;
 }
 
 /** The first document page in reading order, if any, with its path. */

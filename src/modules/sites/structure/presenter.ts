@@ -52,6 +52,7 @@ export function presentSection(
   row: SiteSectionRow,
   siteSpaces: SiteSpace[],
   siteUrl: string | undefined,
+  location: (sectionId: string) => string,
 ): SiteSection {
   const published = sectionUrl(siteUrl, row);
   return {
@@ -61,7 +62,7 @@ export function presentSection(
     default: row.is_default === 1,
     path: row.path,
     siteSpaces,
-    urls: published === undefined ? {} : { published },
+    urls: { location: location(row.id), ...(published === undefined ? {} : { published }) },
   };
 }
 
@@ -89,6 +90,7 @@ export function presentTree(
   rows: StructureRows,
   variantsOf: (sectionId: string) => SiteSpace[],
   siteUrl: string | undefined,
+  location: (sectionId: string) => string,
   keep: (row: SiteStructureNodeRow) => boolean = () => true,
 ): SiteStructureNode[] {
   const level = (parent: string | null): SiteStructureNode[] =>
@@ -97,7 +99,7 @@ export function presentTree(
       .map((node) => {
         switch (node.kind) {
           case 'site-section':
-            return presentSection(node.row, variantsOf(node.row.id), siteUrl);
+            return presentSection(node.row, variantsOf(node.row.id), siteUrl, location);
           case 'site-external-link':
             return presentLink(node.row);
           default:
@@ -112,6 +114,7 @@ export function presentStructure(
   rows: StructureRows,
   variants: SiteSpace[],
   siteUrl: string | undefined,
+  location: (sectionId: string) => string,
   keep?: (row: SiteStructureNodeRow) => boolean,
 ): SiteStructure {
   if (rows.sections.length === 0) return { type: 'siteSpaces', structure: variants };
@@ -124,6 +127,6 @@ export function presentStructure(
   }
   return {
     type: 'sections',
-    structure: presentTree(rows, (id) => bySection.get(id) ?? [], siteUrl, keep),
+    structure: presentTree(rows, (id) => bySection.get(id) ?? [], siteUrl, location, keep),
   };
 }

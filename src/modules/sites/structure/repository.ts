@@ -14,6 +14,9 @@ import { initialRevisionRow } from '../../spaces/service.js';
 import type { Executor } from '../repository.js';
 import type { NodeKind, StructureRows } from './tree.js';
 
+/** What SiteStructureRepository.change answers when the site no longer exists. */
+export const SITE_GONE: unique symbol = Symbol('site gone');
+
 /** The table of each kind of structure node. */
 export const NODE_TABLES = {
   'site-section': 'site_sections',
@@ -78,6 +81,50 @@ export class StructureTx {
       await this.trx.insertInto('revisions').values(initialRevisionRow(newSpace)).execute();
     }
     await this.trx.insertInto('site_spaces').values(row).execute();
+  }
+
+  /**
+   * Makes `copy` (a new space row) a copy of `source` as it is now: its current revision's pages,
+   * files and reusable content, under new ids of space and revision. Content is stored by hash
+   * per space (content/storage/), so copying is copying the space's stored nodes, bodies and
+   * content sets under the new space's id; the revision points at the same hashes.
+   */
+  async copySpace(source: SpaceRow, copy: SpaceRow): Promise<void> {
+    const revision = await this.trx
+      .selectFrom('revisions')
+      .selectAll()
+      .where('id', '=', source.revision_id)
+      .executeTakeFirstOrThrow();
+    await this.trx.insertInto('spaces').values(copy).execute();
+    await this.trx
+      .insertInto('revisions')
+      .values({
+        ...revision,
+        id: copy.revision_id,
+        space_id: copy.id,
+        type: 'edits',
+        parents: '[]',
+        merged_from: null,
+        touched: '[]',
+        created_by: null,
+        created_at: copy.created_at,
+        git: null,
+      })
+      .execute();
+    for (const table of ['page_nodes', 'page_bodies', 'content_sets'] as const) {
+      const columns =
+        table === 'page_nodes' ? 'node' : table === 'page_bodies' ? 'markdown' : 'json';
+      await this.trx
+        .insertInto(table as 'page_nodes')
+        .columns(['space_id', 'hash', columns as 'node'])
+        .expression((eb) =>
+          eb
+            .selectFrom(table as 'page_nodes')
+            .select([eb.val(copy.id).as('space_id'), 'hash', columns as 'node'])
+            .where('space_id', '=', source.id),
+        )
+        .execute();
+    }
   }
 
   /** Whether the space exists, locked until commit so that it cannot be deleted meanwhile. */
@@ -236,17 +283,20 @@ export class SiteStructureRepository {
   }
 
   /**
-   * Runs `change` in one transaction holding the site's lock. Undefined when the site is gone;
+   * Runs `change` in one transaction holding the site's lock. SITE_GONE when the site is gone;
    * a throw rolls everything back.
    */
-  async change<T>(siteId: string, change: (tx: StructureTx) => Promise<T>): Promise<T | undefined> {
+  async change<T>(
+    siteId: string,
+    change: (tx: StructureTx) => Promise<T>,
+  ): Promise<T | typeof SITE_GONE> {
     return this.db.transaction().execute(async (trx) => {
       const site = await lockRows(
         trx,
         trx.selectFrom('sites').select('id').where('id', '=', siteId),
         'sites',
       ).executeTakeFirst();
-      if (site === undefined) return undefined;
+      if (site === undefined) return SITE_GONE;
       return change(new StructureTx(trx, siteId));
     });
   }

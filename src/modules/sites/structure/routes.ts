@@ -5,6 +5,8 @@ import { created, responses, SiteParams } from '../../../http/schemas.js';
 import { memberRoleOf } from '../../access/permission-checks.js';
 import { actorOf } from '../../audit/actor.js';
 import type { Caller } from '../service.js';
+import { structureChangeRoutes } from './change-routes.js';
+import type { SiteStructureChanges } from './changes-service.js';
 import {
   AddExternalLinkToSiteSchema,
   AddSectionGroupToSiteSchema,
@@ -24,7 +26,8 @@ const callerOf = (request: FastifyRequest): Caller => ({
 /** A site's structure: getSiteStructure and the additions (docs/sites.md, "Sections"). */
 export const siteStructureRoutes: FastifyPluginAsyncTypebox<{
   structure: SiteStructureService;
-}> = async (app, { structure }) => {
+  changes: SiteStructureChanges;
+}> = async (app, { structure, changes }) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId/structure',
     {
@@ -142,4 +145,5 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{
         .send(link);
     },
   );
+  await app.register(structureChangeRoutes, { changes });
 };

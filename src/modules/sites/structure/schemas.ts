@@ -47,6 +47,9 @@ export const Localized128 = LocalizedText(128);
 export const Localized256 = LocalizedText(256);
 const PublishedUrls = Type.Object(
   {
+    location: Type.Optional(
+      Type.String({ format: 'uri', description: 'API URL of the section (GitBook 0.130)' }),
+    ),
     published: Type.Optional(
       Type.String({ format: 'uri', description: 'Only while the site is published' }),
     ),
@@ -209,3 +212,163 @@ export const NodeKindSchema = Enum([
   'site-section-group',
   'site-external-link',
 ]);
+
+export const UpdateSiteSectionSchema = Type.Object(
+  {
+    title: Type.Optional(SectionTitle),
+    localizedTitle: Type.Optional(Localized128),
+    path: Type.Optional(SectionPath),
+    defaultSiteSpace: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'ID of a site-space of this section to make its default',
+      }),
+    ),
+    icon: Type.Optional(OrNull(Icon)),
+    draft: Type.Optional(
+      Type.Boolean({ description: 'true: left out of the published site (not the default)' }),
+    ),
+    description: Type.Optional(OrNull(Description)),
+    localizedDescription: Type.Optional(Localized256),
+    siteSectionGroupId: Type.Optional(
+      OrNull(
+        Type.String({
+          minLength: 1,
+          description: 'A section group of the site to move it into (last); null: the root',
+        }),
+      ),
+    ),
+    condition: unsupportedField(STRUCTURE_INPUTS.condition, OrNull(Expression)),
+  },
+  { additionalProperties: false, title: 'UpdateSiteSection' },
+);
+export type UpdateSiteSection = Static<typeof UpdateSiteSectionSchema>;
+
+export const UpdateSiteSectionGroupSchema = Type.Object(
+  {
+    title: Type.Optional(GroupTitle),
+    localizedTitle: Type.Optional(Localized128),
+    icon: Type.Optional(OrNull(Icon)),
+    draft: Type.Optional(Type.Boolean()),
+    parentSectionGroupId: Type.Optional(
+      OrNull(
+        Type.String({
+          minLength: 1,
+          description: 'A root section group to move it into (last); null: the root',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'UpdateSiteSectionGroup' },
+);
+export type UpdateSiteSectionGroup = Static<typeof UpdateSiteSectionGroupSchema>;
+
+export const UpdateSiteExternalLinkSchema = Type.Object(
+  {
+    title: Type.Optional(SectionTitle),
+    localizedTitle: Type.Optional(OrNull(Localized128)),
+    description: Type.Optional(OrNull(Description)),
+    localizedDescription: Type.Optional(OrNull(Localized256)),
+    icon: Type.Optional(OrNull(Icon)),
+    url: Type.Optional(Url),
+    parent: Type.Optional(
+      OrNull(
+        Type.String({
+          minLength: 1,
+          description: 'A section group to move it into (last); null: the root',
+        }),
+      ),
+    ),
+    draft: Type.Optional(Type.Boolean()),
+    condition: unsupportedField(STRUCTURE_INPUTS.condition, OrNull(Expression)),
+  },
+  { additionalProperties: false, title: 'UpdateSiteExternalLink' },
+);
+export type UpdateSiteExternalLink = Static<typeof UpdateSiteExternalLinkSchema>;
+
+const pointer = <K extends string, T extends readonly string[]>(key: K, types: T) =>
+  Type.Object(
+    {
+      type: Enum(types),
+      [key]: Type.String({ minLength: 1 }),
+    } as { type: ReturnType<typeof Enum<T>> } & Record<K, ReturnType<typeof Type.String>>,
+    { additionalProperties: false },
+  );
+const movePosition = <P extends TSchema>(ref: P, description: string) =>
+  Type.Object(
+    { before: Type.Optional(ref), after: Type.Optional(ref) },
+    { additionalProperties: false, description },
+  );
+
+const AT_END = 'Without it, the item goes last';
+export const MoveSiteSectionSchema = Type.Object(
+  {
+    position: Type.Optional(
+      movePosition(
+        pointer('siteSection', ['site-section'] as const),
+        `Before or after a section (which may be in a group: the section joins it). ${AT_END} at the root`,
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'MoveSiteSection' },
+);
+export type MoveSiteSection = Static<typeof MoveSiteSectionSchema>;
+
+export const MoveSiteSectionGroupSchema = Type.Object(
+  {
+    position: Type.Optional(
+      movePosition(
+        pointer('id', ['site-section', 'site-section-group'] as const),
+        `Before or after a section or group, among its siblings. ${AT_END} at the root`,
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'MoveSiteSectionGroup' },
+);
+export type MoveSiteSectionGroup = Static<typeof MoveSiteSectionGroupSchema>;
+
+export const MoveSiteSpaceSchema = Type.Object(
+  {
+    position: Type.Optional(
+      movePosition(
+        pointer('siteSpace', ['site-space'] as const),
+        `Before or after a site-space (of any section: it joins that section). ${AT_END} in its section`,
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'MoveSiteSpace' },
+);
+export type MoveSiteSpace = Static<typeof MoveSiteSpaceSchema>;
+
+const ItemPointer = pointer('id', [
+  'site-space',
+  'site-section',
+  'site-section-group',
+  'site-external-link',
+] as const);
+export const SortSiteStructureSchema = Type.Object(
+  {
+    item: ItemPointer,
+    position: movePosition(
+      ItemPointer,
+      `Before or after an item of the same level (site-spaces among site-spaces; sections, groups and links among each other). ${AT_END} of its level`,
+    ),
+  },
+  { additionalProperties: false, title: 'SortSiteStructure' },
+);
+export type SortSiteStructure = Static<typeof SortSiteStructureSchema>;
+
+export const DuplicateSiteSpaceSchema = Type.Object(
+  {
+    draft: Type.Optional(
+      Type.Boolean({ description: 'Whether the copy is a draft (left out of the published site)' }),
+    ),
+  },
+  { additionalProperties: false, title: 'DuplicateSiteSpace' },
+);
+export type DuplicateSiteSpace = Static<typeof DuplicateSiteSpaceSchema>;
+
+export const SiteStructureItemSchema = Type.Union(
+  [SiteSpaceSchema, SiteSectionSchema, SiteSectionGroupSchema, SiteExternalLinkSchema],
+  { title: 'SiteStructureItem' },
+);

@@ -10,7 +10,7 @@ import type { Caller, SitesService } from '../service.js';
 import { newSiteSpaceRow } from '../site-rows.js';
 import type { SiteSpacesService } from '../site-spaces-service.js';
 import { presentStructure } from './presenter.js';
-import type { SiteStructureRepository, StructureTx } from './repository.js';
+import { SITE_GONE, type SiteStructureRepository, type StructureTx } from './repository.js';
 import { newGroupRow, newLinkRow, newSectionRow, structureEntry } from './rows.js';
 import type {
   AddExternalLinkToSite,
@@ -22,7 +22,15 @@ import type {
   SiteStructure,
   SiteStructureNode,
 } from './schemas.js';
-import { childrenOf, groupPlacementProblem, type StructureRows } from './tree.js';
+import {
+  findNode,
+  missingSpace,
+  nextPosition,
+  requireGroup,
+  requireLinkUrl,
+  requireSections,
+} from './service-rules.js';
+import { groupPlacementProblem, type StructureRows } from './tree.js';
 import { ADD_SECTION_UNSUPPORTED, CONDITION_UNSUPPORTED } from './unsupported.js';
 
 export interface StructureDeps {
@@ -57,7 +65,9 @@ export class SiteStructureService {
   ): Promise<SiteStructure> {
     const rows = await this.repo.rowsOf(site.id);
     const variants = await this.deps.siteSpaces.presentAll(site, role, rows.sections);
-    return presentStructure(rows, variants, this.deps.sites.publishedUrl(site), keep);
+    const location = (id: string) =>
+      this.deps.urls.siteStructureNode(site.organization_id, site.id, 'sections', id);
+    return presentStructure(rows, variants, this.deps.sites.publishedUrl(site), location, keep);
   }
 
   /**
@@ -273,7 +283,7 @@ export class SiteStructureService {
   /** Runs a change in the site's transaction; 404 when the site was deleted meanwhile. */
   private async change<T>(site: SiteRow, change: (tx: StructureTx) => Promise<T>): Promise<T> {
     const result = await this.repo.change(site.id, change);
-    if (result === undefined) throw notFound('site', site.id);
+    if (result === SITE_GONE) throw notFound('site', site.id);
     return result;
   }
 
@@ -284,59 +294,8 @@ export class SiteStructureService {
   }
 }
 
-/** A node anywhere in a presented tree. */
-export function findNode(
-  nodes: readonly SiteStructureNode[],
-  id: string,
-): SiteStructureNode | undefined {
-  for (const node of nodes) {
-    if (node.id === id) return node;
-    if (node.object === 'site-section-group') {
-      const inner = findNode(node.children, id);
-      if (inner !== undefined) return inner;
-    }
-  }
-  return undefined;
-}
-
-/** The position after the last child of `parent` (null: the root). */
-export function nextPosition(rows: StructureRows, parent: string | null): number {
-  return Math.max(0, ...childrenOf(rows, parent).map((n) => n.row.position)) + 1;
-}
-
-export function requireGroup(rows: StructureRows, groupId: string, field: string): void {
-  if (!rows.groups.some((g) => g.id === groupId)) {
-    throw badRequest(`${field}: no section group ${JSON.stringify(groupId)} in this site`);
-  }
-}
-
-function requireSections(rows: StructureRows, field: string, why: string): void {
-  if (rows.sections.length === 0) {
-    throw badRequest(
-      `${field}: the site has no sections, and ${why}: add a section first (addSectionToSite)`,
-    );
-  }
-}
-
-/** An external link's URL: absolute http or https (the one scheme rule of GitBook's schema). */
-export function requireLinkUrl(url: string, field: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw badRequest(`${field}: not an absolute URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw badRequest(`${field}: only http and https URLs are accepted`);
-  }
-  return url;
-}
-
 /** A section title has at least 2 characters: a shorter variant title is padded. */
 function padTitle(title: string): string {
   const trimmed = title.slice(0, 128);
   return trimmed.length >= 2 ? trimmed : `${trimmed || 'Section'} section`.slice(0, 128);
 }
-
-export const missingSpace = (spaceId: string, field = 'body.spaceId') =>
-  badRequest(`${field}: no space ${JSON.stringify(spaceId)} in this organization`);
