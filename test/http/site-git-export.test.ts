@@ -277,7 +277,7 @@ describe('a whole site to Git (docs.yaml export) and back', () => {
     assert.match(target.file('api/README.md') ?? '', /revised/);
   });
 
-  test('bad bodies: the envelope names the field; a busy site is a 409', async () => {
+  test('bad bodies: the envelope names the field (commitMessage missing, a tag, a path outside GIT_LOCAL_DIRS)', async () => {
     const siteId = await newSite('Bad');
     const missing = await t.request({
       method: 'POST',
