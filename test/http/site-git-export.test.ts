@@ -75,6 +75,7 @@ const SOURCE_DOCS = stringify({
 describe('a whole site to Git (docs.yaml export) and back', () => {
   const source = new TestRemote();
   const target = new TestRemote();
+  const other = new TestRemote();
   let t: TestContext;
   const siteUrl = (siteId: string) => `/v1/orgs/${t.orgId}/sites/${siteId}`;
   const newSite = async (title: string): Promise<string> => {
@@ -145,7 +146,7 @@ describe('a whole site to Git (docs.yaml export) and back', () => {
 
   before(async () => {
     t = await createTestApp({
-      GIT_LOCAL_DIRS: `${source.root}:${target.root}`,
+      GIT_LOCAL_DIRS: `${source.root}:${target.root}:${other.root}`,
       GIT_CACHE_DIR: `${source.root}/.cache`,
     });
   });
@@ -153,6 +154,7 @@ describe('a whole site to Git (docs.yaml export) and back', () => {
     await t.close();
     source.dispose();
     target.dispose();
+    other.dispose();
   });
 
   test('export writes docs.yaml, each space and the customization file as one commit; a re-import into a new site is the same site', async () => {
@@ -300,5 +302,46 @@ describe('a whole site to Git (docs.yaml export) and back', () => {
     });
     assert.equal(outside.statusCode, 400, outside.body);
     assert.equal(outside.json().error.code, 400);
+  });
+
+  test('an export event older than one already handled is ignored: 204, nothing runs', async () => {
+    const siteId = await newSite('Events');
+    const space = await t.request({
+      method: 'POST',
+      url: `${siteUrl(siteId)}/site-spaces`,
+      payload: {
+        spaceId: (
+          await t.request({
+            method: 'POST',
+            url: `/v1/orgs/${t.orgId}/spaces`,
+            payload: { title: 'Only' },
+          })
+        ).json().id,
+      },
+    });
+    assert.ok(space.statusCode < 300, space.body);
+    const body = (timestamp: string) => ({
+      url: other.url,
+      ref: 'refs/heads/main',
+      commitMessage: `at ${timestamp}`,
+      timestamp,
+    });
+    const first = await t.request({
+      method: 'POST',
+      url: `${siteUrl(siteId)}/git/export`,
+      payload: body('2026-01-02T00:00:00Z'),
+    });
+    assert.equal(first.statusCode, 204, first.body);
+    const ended = await waitEnded(siteId);
+    assert.equal(ended.operation.state, 'success', JSON.stringify(ended));
+    const older = await t.request({
+      method: 'POST',
+      url: `${siteUrl(siteId)}/git/export`,
+      payload: body('2026-01-01T00:00:00Z'),
+    });
+    assert.equal(older.statusCode, 204, older.body);
+    const after = await waitEnded(siteId);
+    assert.equal(after.operation.startedAt, ended.operation.startedAt, 'no new operation');
+    assert.equal(other.message(), 'at 2026-01-02T00:00:00Z');
   });
 });

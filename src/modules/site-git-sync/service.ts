@@ -133,6 +133,14 @@ export class SiteGitSyncService {
     const at = now();
     await this.repo.endAbandoned(siteId, at);
     const previous = await this.repo.get(siteId);
+    if (
+      time !== undefined &&
+      input.force !== true &&
+      previous?.timestamp != null &&
+      time < Date.parse(previous.timestamp)
+    ) {
+      return; // an event older than one already handled, as exportToGitRepository ignores it
+    }
     const started = await this.repo.start({
       site_id: siteId,
       url: workspace.redacted,
@@ -143,7 +151,7 @@ export class SiteGitSyncService {
       state: 'running',
       direction: 'export',
       started_at: at,
-      timestamp: time === undefined ? null : new Date(time).toISOString(),
+      timestamp: time === undefined ? (previous?.timestamp ?? null) : new Date(time).toISOString(),
       owner: this.owner,
       updated_at: at,
     });
