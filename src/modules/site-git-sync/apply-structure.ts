@@ -23,6 +23,12 @@ export interface AppliedStructure {
 }
 
 /**
+ * The prefix of a path held by a node for the time of the transaction: `#` and `/` are in no
+ * path a file or the API may give (one URL segment), and PostgreSQL's text holds no NUL.
+ */
+const PARKED = '#parked/';
+
+/**
  * Makes a site's structure what docs.yaml says, in the caller's one transaction (all or
  * nothing). Nodes are matched across imports by `git_key`: a node of the file whose key the site
  * has is updated (and moved), the others are created; every section, section group, external
@@ -58,12 +64,16 @@ export async function applyStructure(
   for (const row of variants) {
     if (!inFile(row)) await tx.deleteVariant(row.id);
     else
-      await tx.updateVariant(row.id, { path: `\u0000${row.id}`, is_default: 0, section_id: null });
+      await tx.updateVariant(row.id, {
+        path: `${PARKED}${row.id}`,
+        is_default: 0,
+        section_id: null,
+      });
   }
   for (const row of rows.sections) {
     if (inFile(row)) {
       await tx.updateNode('site-section', row.id, {
-        path: `\u0000${row.id}`,
+        path: `${PARKED}${row.id}`,
         is_default: 0,
         parent_group_id: null,
       });
