@@ -280,6 +280,37 @@ const deletes = (url: string, probe: () => Promise<boolean>): Call => ({
   verify: async (allowed) => assert.equal(await probe(), !allowed, `${url} still there`),
 });
 
+/** A site with sections (issue 29), made once: sections A (default) and B, group G, link L. */
+let structured: { base: string; b: string; g: string; l: string; variant: string } | undefined;
+async function sectionedSite() {
+  if (structured !== undefined) return structured;
+  const site = await createSite(t, 1);
+  const b = await owner('POST', `${site.base}/sections`, 201, { spaceId: null, title: 'Bravo' });
+  const g = await owner('POST', `${site.base}/section-groups`, 201, { title: 'Group' });
+  const l = await owner('POST', `${site.base}/external-links`, 201, {
+    title: 'Link',
+    url: 'https://example.com/',
+  });
+  structured = {
+    base: site.base,
+    b: b.id as string,
+    g: g.id as string,
+    l: l.id as string,
+    variant: site.siteSpaceIds[0] as string,
+  };
+  return structured;
+}
+/** Whether the sectioned site's structure still holds `id`. */
+const inStructure = async (id: string) =>
+  JSON.stringify(await owner('GET', `${(await sectionedSite()).base}/structure`, 200)).includes(id);
+/** A node made by the owner in the sectioned site, to be deleted. */
+const structureNode = async (collection: string, payload: object) => {
+  const { base } = await sectionedSite();
+  const node = await owner('POST', `${base}/${collection}`, 201, payload);
+  const url = `${base}/${collection}/${node.id as string}`;
+  return deletes(url, () => inStructure(node.id as string));
+};
+
 const linkIds = async (base: string) =>
   ((await owner('GET', `${base}/share-links`, 200)).items as { id: string }[]).map((l) => l.id);
 
@@ -1249,6 +1280,146 @@ const OPERATIONS: Operation[] = [
       });
       const url = `${f.base}/site-spaces/${added.id as string}`;
       return deletes(url, () => exists(`${url}/customization`));
+    },
+  },
+
+  // Site structure (issue 29).
+  {
+    operationId: 'getSiteStructure',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${(await sectionedSite()).base}/structure` }),
+  },
+  {
+    operationId: 'listSiteSections',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${(await sectionedSite()).base}/sections` }),
+  },
+  {
+    operationId: 'listSiteSectionGroups',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${(await sectionedSite()).base}/section-groups` }),
+  },
+  {
+    operationId: 'addSectionToSite',
+    method: 'POST',
+    success: 201,
+    call: async () => ({
+      url: `${(await sectionedSite()).base}/sections`,
+      payload: { spaceId: await newSpace() },
+    }),
+  },
+  {
+    operationId: 'addSectionGroupToSite',
+    method: 'POST',
+    success: 201,
+    call: async () => ({
+      url: `${(await sectionedSite()).base}/section-groups`,
+      payload: { title: 'More' },
+    }),
+  },
+  {
+    operationId: 'addExternalLinkToSite',
+    method: 'POST',
+    success: 201,
+    call: async () => ({
+      url: `${(await sectionedSite()).base}/external-links`,
+      payload: { title: 'Blog', url: 'https://blog.example.com/' },
+    }),
+  },
+  {
+    operationId: 'updateSiteSectionById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => {
+      const { base, b } = await sectionedSite();
+      return { url: `${base}/sections/${b}`, payload: { title: 'Bravo' } };
+    },
+  },
+  {
+    operationId: 'updateSiteSectionGroupById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => {
+      const { base, g } = await sectionedSite();
+      return { url: `${base}/section-groups/${g}`, payload: { title: 'Group' } };
+    },
+  },
+  {
+    operationId: 'updateSiteExternalLinkById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => {
+      const { base, l } = await sectionedSite();
+      return { url: `${base}/external-links/${l}`, payload: { title: 'Link' } };
+    },
+  },
+  {
+    operationId: 'deleteSiteSectionById',
+    method: 'DELETE',
+    success: 205,
+    call: () => structureNode('sections', { spaceId: null, title: 'Doomed' }),
+  },
+  {
+    operationId: 'deleteSiteSectionGroupById',
+    method: 'DELETE',
+    success: 205,
+    call: () => structureNode('section-groups', { title: 'Doomed' }),
+  },
+  {
+    operationId: 'deleteSiteExternalLinkById',
+    method: 'DELETE',
+    success: 205,
+    call: () => structureNode('external-links', { title: 'Doomed', url: 'https://x.test/' }),
+  },
+  {
+    operationId: 'moveSiteSection',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const { base, b } = await sectionedSite();
+      return { url: `${base}/sections/${b}/move`, payload: {} };
+    },
+  },
+  {
+    operationId: 'moveSiteSectionGroup',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const { base, g } = await sectionedSite();
+      return { url: `${base}/section-groups/${g}/move`, payload: {} };
+    },
+  },
+  {
+    operationId: 'moveSiteSpace',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const { base, variant } = await sectionedSite();
+      return { url: `${base}/site-spaces/${variant}/move`, payload: {} };
+    },
+  },
+  {
+    operationId: 'duplicateSiteSpace',
+    method: 'POST',
+    success: 201,
+    call: async () => {
+      const { base, variant } = await sectionedSite();
+      return { url: `${base}/site-spaces/${variant}/duplicate`, payload: {} };
+    },
+  },
+  {
+    operationId: 'sortSiteStructure',
+    method: 'PATCH',
+    success: 200,
+    call: async () => {
+      const { base, b } = await sectionedSite();
+      return {
+        url: `${base}/structure/sort`,
+        payload: { item: { type: 'site-section', id: b }, position: {} },
+      };
     },
   },
 

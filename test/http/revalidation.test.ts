@@ -260,7 +260,100 @@ describe('revalidation: every write of the table delivers its tags', () => {
       status: 205,
       tags: (f) => [space(f.spaceIds[1] as string)],
     },
+    ...structureCases(),
   ];
+
+  /** The site's structure (issue 29): a sectioned site made in setup, its tags drained. */
+  function structureCases(): Case[] {
+    const json = (res: LightMyRequestResponse) => res.json() as Record<string, unknown>;
+    /** Makes the fixture's site sectioned: section B (a new space), group G, link L. */
+    const sectioned = async (f: SiteFixture) => {
+      const spaceId = (await newSpace(t, 'Section')).id;
+      const b = expectStatus(await req('POST', `${f.base}/sections`, { spaceId }), 201);
+      const g = expectStatus(await req('POST', `${f.base}/section-groups`, { title: 'G' }), 201);
+      const l = expectStatus(
+        await req('POST', `${f.base}/external-links`, { title: 'Link', url: 'https://x.test/' }),
+        201,
+      );
+      return {
+        drain: [...withSpaces(f), space(spaceId)],
+        state: { b: b.id as string, g: g.id as string, l: l.id as string, spaceId },
+      };
+    };
+    const siteOnly = (
+      op: string,
+      act: (f: SiteFixture, s: Record<string, string>) => Promise<LightMyRequestResponse>,
+      status = 200,
+    ): Case => ({ op, setup: sectioned, act, status, tags: siteTags });
+    return [
+      {
+        op: 'addSectionToSite',
+        setup: async () => ({ drain: [], state: { added: (await newSpace(t, 'Added')).id } }),
+        act: (f, s) => req('POST', `${f.base}/sections`, { spaceId: s.added }),
+        status: 201,
+        tags: (f, s) => [...withSpaces(f), space(s.added as string)],
+      },
+      {
+        op: 'deleteSiteSectionById',
+        setup: sectioned,
+        act: (f, s) => req('DELETE', `${f.base}/sections/${s.b}`),
+        status: 205,
+        tags: (f, s) => [...withSpaces(f), space(s.spaceId as string)],
+      },
+      {
+        op: 'duplicateSiteSpace',
+        act: async (f, s) => {
+          const res = await req('POST', `${f.base}/site-spaces/${f.siteSpaceIds[0]}/duplicate`, {});
+          s.copy = (json(res).space as { id: string }).id;
+          return res;
+        },
+        status: 201,
+        tags: (f, s) => [...withSpaces(f), space(s.copy as string)],
+      },
+      siteOnly('updateSiteSectionById', (f, s) =>
+        req('PATCH', `${f.base}/sections/${s.b}`, { title: 'Bravo' }),
+      ),
+      siteOnly('moveSiteSection', (f, s) => req('POST', `${f.base}/sections/${s.b}/move`, {})),
+      siteOnly(
+        'addSectionGroupToSite',
+        (f) => req('POST', `${f.base}/section-groups`, { title: 'H' }),
+        201,
+      ),
+      siteOnly('updateSiteSectionGroupById', (f, s) =>
+        req('PATCH', `${f.base}/section-groups/${s.g}`, { title: 'H' }),
+      ),
+      siteOnly(
+        'deleteSiteSectionGroupById',
+        (f, s) => req('DELETE', `${f.base}/section-groups/${s.g}`),
+        205,
+      ),
+      siteOnly('moveSiteSectionGroup', (f, s) =>
+        req('POST', `${f.base}/section-groups/${s.g}/move`, {}),
+      ),
+      siteOnly(
+        'addExternalLinkToSite',
+        (f) => req('POST', `${f.base}/external-links`, { title: 'More', url: 'https://m.test/' }),
+        201,
+      ),
+      siteOnly('updateSiteExternalLinkById', (f, s) =>
+        req('PATCH', `${f.base}/external-links/${s.l}`, { title: 'More' }),
+      ),
+      siteOnly(
+        'deleteSiteExternalLinkById',
+        (f, s) => req('DELETE', `${f.base}/external-links/${s.l}`),
+        205,
+      ),
+      siteOnly('sortSiteStructure', (f, s) =>
+        req('PATCH', `${f.base}/structure/sort`, {
+          item: { type: 'site-external-link', id: s.l },
+          position: {},
+        }),
+      ),
+      siteOnly('moveSiteSpace', (f) =>
+        req('POST', `${f.base}/site-spaces/${f.siteSpaceIds[1]}/move`, {}),
+      ),
+    ];
+  }
 
   test('the cases drive every row of the table, and every row is an operation of the API', async () => {
     assert.deepEqual(sorted(cases.map((c) => c.op)), sorted(Object.keys(INVALIDATING_WRITES)));

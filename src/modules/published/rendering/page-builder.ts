@@ -90,9 +90,10 @@ function frameView(frame: SiteFrame, currentId: string | undefined) {
     siteTitle: siteTitle(settings, variant.spaceTitle),
     homeHref: base,
     sidebar: sidebar(frame.tree, base, currentId),
-    // Hidden variants are left out of the switcher; their addresses still serve them.
+    // Hidden variants are left out of the switcher; their addresses still serve them. In a site
+    // with sections, the switcher offers the variants of the section being read.
     variants: frame.variants
-      .filter((v) => !v.hidden)
+      .filter((v) => !v.hidden && v.sectionId === variant.sectionId)
       .map((v) => ({ title: v.title, href: variantBase(root, v), active: v.id === variant.id })),
     link: (ref: ContentRef) => resolveLink(ref, context),
     themeCssHref: `${root}@livery/theme/${encodeSegment(variant.id)}.css`,
