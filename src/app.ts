@@ -77,6 +77,8 @@ import { SearchService } from './modules/search/service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
 import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
+import { siteGitSyncRoutes } from './modules/site-git-sync/routes.js';
+import { SiteGitSyncService } from './modules/site-git-sync/service.js';
 import { SiteTokenGate } from './modules/site-tokens/gate.js';
 import { SiteTokenKeys } from './modules/site-tokens/keys.js';
 import { SiteTokens } from './modules/site-tokens/site-token.js';
@@ -285,11 +287,30 @@ export function buildServices(
     config: config.gitSync,
     baseUrl: config.baseUrl,
   });
+  const siteGitSync = new SiteGitSyncService(db, {
+    sites,
+    structure: siteStructureRepository,
+    customization,
+    gitSync,
+    source,
+    config: config.gitSync,
+    sync: {
+      spaces,
+      content: contentRepository,
+      files: filesRepository,
+      filesService: files,
+      source,
+      config: config.gitSync,
+      limits: config.contentLimits,
+    },
+  });
+  sites.useGitSyncStates((ids) => siteGitSync.statesOf(ids));
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
   // A branch imported as a change request gets its preview link (docs/change-request-previews.md).
   gitLinks.usePreviews(previews);
   return {
     gitSync,
+    siteGitSync,
     gitExport,
     gitLinks,
     serverKey,
@@ -407,6 +428,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   siteHostnames.useLog((error) => app.log.warn({ err: error }, 'custom hostnames: reload failed'));
   app.addHook('onReady', () => siteHostnames.reload());
   services.gitSync.useLog(app.log);
+  services.siteGitSync.useLog(app.log);
   services.gitLinks.useLog(app.log);
   const revalidateSpace = installRevalidation(app, config, deps.db);
   if (revalidateSpace !== undefined) {
@@ -422,6 +444,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     services.audit.stop();
     services.gitLinks.stop();
+    await services.siteGitSync.close();
     await services.gitSync.close();
     await workers.close();
   });
@@ -510,6 +533,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         structure: services.siteStructure,
         changes: services.siteStructureChanges,
       });
+      await v1.register(siteGitSyncRoutes, { siteGitSync: services.siteGitSync });
       for (const scope of [siteKeyedScope, spaceKeyed]) {
         await v1.register(async (scoped) => {
           if (scope === spaceKeyed) spaceKeyed.install(scoped);

@@ -15,7 +15,7 @@ export function configForGitCli(args: readonly string[], config: Config): Config
   const [area, command, , source] = args.filter((a) => !a.startsWith('--'));
   if (
     area !== 'git' ||
-    !['import', 'export', 'link'].includes(command ?? '') ||
+    !['import', 'export', 'link', 'import-site', 'export-site'].includes(command ?? '') ||
     source === undefined
   )
     return config;
@@ -177,4 +177,58 @@ function printState(
   for (const w of state.warnings)
     print(`warning: ${w.file}${w.line === undefined ? '' : `:${w.line}`}: ${w.message}`);
   return operation.state === 'success' || operation.state === 'running' ? 0 : 1;
+}
+
+/** `git import-site <site> <url|path>`: the whole site from its docs.yaml, and the end. */
+export async function gitImportSite(
+  services: Services,
+  siteId: string,
+  source: string,
+  options: GitOptions,
+  print: Print,
+): Promise<number> {
+  const { organizationId, actor } = await services.siteGitSync.cliContext(siteId);
+  await services.siteGitSync.startImport(
+    organizationId,
+    siteId,
+    {
+      url: urlOf(source),
+      ref: options.ref ?? 'HEAD',
+      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
+    },
+    actor,
+  );
+  print(`importing site ${siteId} from ${source}…`);
+  return waitForSite(services, siteId, print);
+}
+
+/** `git export-site <site> <url|path>`: docs.yaml, the spaces and the customization, one commit. */
+export async function gitExportSite(
+  services: Services,
+  siteId: string,
+  source: string,
+  options: GitOptions,
+  print: Print,
+): Promise<number> {
+  const { organizationId } = await services.siteGitSync.cliContext(siteId);
+  await services.siteGitSync.startExport(organizationId, siteId, {
+    url: urlOf(source),
+    ref: options.ref ?? 'refs/heads/main',
+    commitMessage: options.message ?? 'Export from Livery',
+    ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
+  });
+  print(`exporting site ${siteId} to ${source}…`);
+  return waitForSite(services, siteId, print);
+}
+
+async function waitForSite(services: Services, siteId: string, print: Print): Promise<number> {
+  for (;;) {
+    const state = await services.siteGitSync.stateOf(siteId);
+    if (state !== undefined && state.operation.state !== 'running') {
+      const code = printState(state, print);
+      if (state.commit !== undefined) print(`commit ${state.commit}`);
+      return code;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -4,7 +4,9 @@ import { buildServices } from './app.js';
 import {
   configForGitCli,
   gitExport,
+  gitExportSite,
   gitImport,
+  gitImportSite,
   gitLink,
   gitStatus,
   gitSync,
@@ -37,6 +39,12 @@ const USAGE = `Usage: npm run livery -- <command>
   git sync <spaceId>                               sync a linked space now, and wait for it
   git unlink <spaceId>                             stop syncing (both sides keep what they have)
   git status <spaceId>                             the space's last Git Sync operation
+  git import-site <siteId> <url|path> [--ref <ref>] [--dir <projectDirectory>]
+                                                   import a whole site from its docs.yaml
+                                                   (sections, variants, customization) and wait
+  git export-site <siteId> <url|path> [--ref <branch>] [--dir <d>] [--message <text>]
+                                                   write the whole site (docs.yaml, each space,
+                                                   livery-customization.yaml) as one commit
 
 Reads DATABASE_URL like the server (default sqlite:./data/livery.db).`;
 
@@ -129,6 +137,12 @@ export async function runCli(args: string[], services: Services, print: Print): 
   }
   if (area === 'git' && command === 'export' && target !== undefined && source !== undefined) {
     return gitExport(services, target, source, values, print);
+  }
+  if (area === 'git' && command === 'import-site' && target !== undefined && source !== undefined) {
+    return gitImportSite(services, target, source, values, print);
+  }
+  if (area === 'git' && command === 'export-site' && target !== undefined && source !== undefined) {
+    return gitExportSite(services, target, source, values, print);
   }
   if (area === 'git' && command === 'link' && target !== undefined && source !== undefined) {
     return gitLink(services, target, source, values, print);

@@ -35,6 +35,7 @@ export interface DatabaseSchema {
   file_blobs: FileBlobRow;
   content_sets: ContentSetRow;
   git_sync: GitSyncRow;
+  site_git_sync: SiteGitSyncRow;
   git_links: GitLinkRow;
   git_branch_previews: GitBranchPreviewRow;
   change_request_previews: ChangeRequestPreviewRow;
@@ -76,6 +77,8 @@ export interface CustomizationRevisionRow {
   /** JSON Patch (RFC 6902) from the previous revision's document to this one's. */
   changes: string;
   restored_from: number | null;
+  /** Why, when not a person's request (a site import: the commit); migration 0022. */
+  message?: string | null | undefined;
 }
 
 /** Who did what to an organization's sites and people (docs/history.md). */
@@ -162,6 +165,12 @@ export interface GitSyncRow {
   /** JSON GitSyncConflict of the last sync where both sides changed one file. */
   conflict: string | null;
 }
+
+/** A site's repository and its latest site Git Sync operation (migration 0022). */
+export type SiteGitSyncRow = Omit<
+  GitSyncRow,
+  'space_id' | 'revision_id' | 'owned_paths' | 'conflict'
+> & { site_id: string };
 
 /** A space linked to a repository's branch (two-way Git Sync, docs/git-sync.md). */
 export interface GitLinkRow {

@@ -9,15 +9,46 @@ import { HEADER_ORIGIN_KEYWORD } from '../http-origin.js';
  * deepest into the value is the one that says what is wrong, so that one is reported.
  */
 export function describeValidationErrors(errors: readonly ErrorObject[], part: string): string {
+  return explainValidationErrors(errors, part).message;
+}
+
+/**
+ * The sentence of describeValidationErrors and where it points: the JSON path segments of the
+ * offending value (with the unknown or missing field last when there is one), so that a caller
+ * reading a file can name the line (git-sync's docs.yaml and customization file).
+ */
+export function explainValidationErrors(
+  errors: readonly ErrorObject[],
+  part: string,
+): { message: string; path: string[] } {
   const useful = errors.filter((e) => !isNoise(e));
   const candidates = useful.length > 0 ? useful : errors;
   let best = candidates[0];
   for (const error of candidates) {
     if (best === undefined || depth(error) > depth(best)) best = error;
   }
-  if (best === undefined) return `${part} is invalid`;
+  if (best === undefined) return { message: `${part} is invalid`, path: [] };
   const nullAllowed = errors.some((e) => isNullBranch(e) && e.instancePath === best?.instancePath);
-  return describe(best, part, nullAllowed);
+  return { message: describe(best, part, nullAllowed), path: segmentsOf(best) };
+}
+
+function segmentsOf(error: ErrorObject): string[] {
+  const segments =
+    error.instancePath === ''
+      ? []
+      : error.instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as Record<string, unknown>;
+  const extra =
+    error.keyword === 'additionalProperties'
+      ? params.additionalProperty
+      : error.keyword === 'required'
+        ? undefined // a missing field has no line of its own: its object's line
+        : (error as { propertyName?: unknown }).propertyName;
+  if (typeof extra === 'string') segments.push(extra);
+  return segments;
 }
 
 function describe(error: ErrorObject, part: string, nullAllowed: boolean): string {

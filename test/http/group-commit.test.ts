@@ -228,6 +228,7 @@ describe(`group commit (${BACKEND})`, () => {
           document: json,
           changes: [],
           restoredFrom: null,
+          message: null,
           audit: {
             organizationId: t.orgId,
             action: 'customization.updated',

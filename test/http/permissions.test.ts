@@ -289,6 +289,24 @@ const deletes = (url: string, probe: () => Promise<boolean>): Call => ({
 
 /** A site with sections (issue 29), made once: sections A (default) and B, group G, link L. */
 let structured: { base: string; b: string; g: string; l: string; variant: string } | undefined;
+const freshSite = async () =>
+  `/v1/orgs/${t.orgId}/sites/${(await owner('POST', `/v1/orgs/${t.orgId}/sites`, 201, { title: 'Git' })).id as string}`;
+let siteExports = 0;
+let synced: string | undefined;
+/** A site whose site import ran (and ended): getSiteGitInfo answers 200. */
+async function syncedSite(): Promise<string> {
+  if (synced !== undefined) return synced;
+  const base = await freshSite();
+  await owner('POST', `${base}/git/import`, 204, { url: `file://${repo.dir}`, ref: 'main' });
+  for (let i = 0; i < 400; i++) {
+    const info = await t.request({ url: `${base}/git/info` });
+    if (info.statusCode === 200 && info.json().operation.state !== 'running') break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  synced = base;
+  return base;
+}
+
 async function sectionedSite() {
   if (structured !== undefined) return structured;
   const site = await createSite(t, 1);
@@ -1350,6 +1368,37 @@ const OPERATIONS: Operation[] = [
       const url = `${f.base}/site-spaces/${added.id as string}`;
       return deletes(url, () => exists(`${url}/customization`));
     },
+  },
+
+  // A whole site from Git (Livery, issue 29): each call on a new site, so that no operation of
+  // an earlier call makes it a 409.
+  {
+    operationId: 'importSiteGitRepository',
+    method: 'POST',
+    success: 204,
+    call: async () => ({
+      url: `${await freshSite()}/git/import`,
+      payload: { url: `file://${repo.dir}`, ref: 'main' },
+    }),
+  },
+  {
+    operationId: 'exportSiteToGitRepository',
+    method: 'POST',
+    success: 204,
+    call: async () => ({
+      url: `${await freshSite()}/git/export`,
+      payload: {
+        url: `file://${repo.dir}`,
+        ref: `refs/heads/site-export-${++siteExports}`,
+        commitMessage: 'Export',
+      },
+    }),
+  },
+  {
+    operationId: 'getSiteGitInfo',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${await syncedSite()}/git/info` }),
   },
 
   // Site structure (issue 29).

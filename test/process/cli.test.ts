@@ -167,6 +167,55 @@ describe('npm run livery -- <command>', () => {
     }
   });
 
+  test('git import-site and git export-site: a docs.yaml checkout in, a bare remote out, as processes', async () => {
+    const repo = new TestRepo();
+    const remote = new TestRemote();
+    try {
+      repo.commit({
+        'docs.yaml':
+          'site:\n  title: CLI site\n  structure:\n    - type: space\n      key: main\n      title: Main\n      path: main\n      default: true\n      content:\n        directory: ./main\n',
+        'main/README.md': '# Welcome\n\nHello.\n',
+      });
+      const site = expectStatus(
+        await t.request({
+          method: 'POST',
+          url: `/v1/orgs/${t.orgId}/sites`,
+          payload: { title: 'Before' },
+        }),
+        201,
+      );
+      const env = { DATABASE_URL: t.databaseUrl, GIT_CACHE_DIR: `${repo.root}/.cache` };
+      const cli = (...args: string[]) =>
+        run(['--import', 'tsx', 'src/cli.ts', 'git', ...args], env);
+      const imported = await cli('import-site', String(site.id), repo.dir, '--ref', 'main');
+      assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+      assert.match(imported.stdout, /import success/);
+      const after = expectStatus(
+        await t.request({ url: `/v1/orgs/${t.orgId}/sites/${site.id}` }),
+        200,
+      );
+      assert.equal(after.title, 'CLI site');
+      const exported = await cli(
+        'export-site',
+        String(site.id),
+        remote.bare,
+        '--message',
+        'From the CLI',
+      );
+      assert.equal(exported.code, 0, exported.stderr + exported.stdout);
+      assert.match(exported.stdout, /export success/);
+      assert.equal(remote.message(), 'From the CLI');
+      assert.match(remote.file('docs.yaml') ?? '', /title: CLI site/);
+      assert.match(remote.file('main/README.md') ?? '', /Hello/);
+      const unknown = await cli('import-site', 'site_nope', repo.dir);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr + unknown.stdout, /site/);
+    } finally {
+      repo.dispose();
+      remote.dispose();
+    }
+  });
+
   test('git export, git link (webhook and first sync), git sync and git unlink, on a bare remote', async () => {
     const remote = new TestRemote();
     try {

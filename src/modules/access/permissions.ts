@@ -350,6 +350,19 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   updateSiteExternalLinkById: p('admin', 'site:write'),
   deleteSiteExternalLinkById: p('admin', 'site:write'),
   sortSiteStructure: p('admin', 'site:write'),
+  // A whole site from Git (Livery, docs/git-sync.md "Whole sites (docs.yaml)"): it rewrites the
+  // site's structure, its spaces' content and its customization: admin, as those writes are.
+  importSiteGitRepository: p(
+    'admin',
+    'site:write',
+    "Livery extension; it sets the site's structure and customization: admin",
+  ),
+  exportSiteToGitRepository: p(
+    'admin',
+    'site:write',
+    "Livery extension; it writes the site's structure, content and customization to a repository: admin, as its import",
+  ),
+  getSiteGitInfo: p('read', 'site:read', 'Livery extension'),
 
   // Customization.
   getSiteCustomizationById: p('read', 'site:read'),

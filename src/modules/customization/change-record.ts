@@ -5,6 +5,8 @@ export interface Change {
   actor: Actor;
   operation: 'put' | 'patch' | 'delete' | 'restore';
   restoredFrom?: number;
+  /** Why, when not a person's request (a site import: the commit it came from). */
+  message?: string;
 }
 
 /** What a change records besides its document: its revision's and audit entry's common part. */
@@ -21,6 +23,7 @@ export function recorded(
     actor: change.actor,
     operation: change.operation,
     restoredFrom: change.restoredFrom ?? null,
+    message: change.message ?? null,
     audit: {
       organizationId,
       action: restored ? ('customization.restored' as const) : ('customization.updated' as const),

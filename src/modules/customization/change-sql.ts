@@ -26,6 +26,8 @@ export interface RecordedChange {
   document: string | null;
   changes: JsonPatch;
   restoredFrom: number | null;
+  /** Why, when not a person's request (a site import: its commit); null otherwise. */
+  message: string | null;
   audit: {
     organizationId: string;
     action: AuditAction;
@@ -65,6 +67,7 @@ export async function runChange(
     document: change.document,
     changes: JSON.stringify(change.changes),
     restoredFrom: change.restoredFrom,
+    message: change.message,
     auditId: newTimeOrderedId('audit_'),
     organization: audit.organizationId,
     action: audit.action,
@@ -110,6 +113,7 @@ interface Values {
   document: string | null;
   changes: string;
   restoredFrom: number | null;
+  message: string | null;
   auditId: string;
   organization: string;
   action: string;
@@ -173,7 +177,7 @@ function compileStatements(db: Kysely<unknown>, table: DocumentUpdate['table']):
   const revisionValues = sql`(select coalesce(max(number), 0) + 1 from customization_revisions
       where scope = ${v('scope')}),
     ${v('scope')}, ${v('at')}, ${v('user')}, ${v('token')}, ${v('operation')}, ${v('etag')},
-    ${v('document')}, ${v('changes')}, cast(${v('restoredFrom')} as integer)`;
+    ${v('document')}, ${v('changes')}, cast(${v('restoredFrom')} as integer), ${v('message')}`;
   const auditValues = sql`${v('auditId')}, ${v('organization')}, ${v('at')}, ${v('user')},
     ${v('token')}, ${v('action')}, ${v('targetKind')}, ${v('targetId')}`;
   const statements: Statements = {
@@ -227,7 +231,7 @@ function template(db: Kysely<unknown>, query: RawBuilder<unknown>): Template {
 }
 
 const REVISION_COLUMNS = sql.raw(
-  'number, scope, created_at, actor_user_id, actor_token_id, operation, etag, document, changes, restored_from',
+  'number, scope, created_at, actor_user_id, actor_token_id, operation, etag, document, changes, restored_from, message',
 );
 const AUDIT_COLUMNS = sql.raw(
   'id, organization_id, at, actor_user_id, actor_token_id, action, target_kind, target_id, details',

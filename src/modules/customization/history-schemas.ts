@@ -36,6 +36,12 @@ export const RevisionSummarySchema = Type.Object(
     restoredFrom: Type.Optional(
       Type.Integer({ minimum: 1, description: 'A restore: the revision it made current again' }),
     ),
+    message: Type.Optional(
+      Type.String({
+        description:
+          "Why the change was made when no one asked for it by hand: a site import from Git names the commit (docs/git-sync.md, 'Customization as code')",
+      }),
+    ),
   },
   { title: 'CustomizationRevisionSummary' },
 );

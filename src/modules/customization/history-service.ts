@@ -34,6 +34,7 @@ type SummaryRow = Pick<
   | 'etag'
   | 'changes'
   | 'restored_from'
+  | 'message'
 >;
 
 /** Reads of customization history (docs/history.md); restores are writes (service.ts). */
@@ -119,5 +120,6 @@ function summary(row: SummaryRow): RevisionSummary {
     etag: row.etag,
     changes: JSON.parse(row.changes) as RevisionSummary['changes'],
     ...(row.restored_from === null ? {} : { restoredFrom: row.restored_from }),
+    ...(row.message === null || row.message === undefined ? {} : { message: row.message }),
   };
 }

@@ -183,6 +183,7 @@ const SUMMARY_COLUMNS = [
   'etag',
   'changes',
   'restored_from',
+  'message',
 ] as const;
 
 /** A variant's record as a unit of the batch read or wrote it (see readVariant). */

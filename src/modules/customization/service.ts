@@ -78,6 +78,50 @@ export class CustomizationService {
   }
 
   /**
+   * A site import from Git (customization as code): the site's settings become `input` as a PUT
+   * would make them, recorded with `message` (the commit); nothing recorded when they are equal.
+   */
+  async importSite(
+    organizationId: string,
+    siteId: string,
+    input: SettingsPatch,
+    message: string,
+    actor: Actor,
+  ): Promise<Representation> {
+    const settings = settingsFromInput(canonicalPatch(input, () => DEFAULT_SETTINGS.pageActions));
+    return this.changeSite(
+      organizationId,
+      siteId,
+      () => true,
+      async () => [settings, { actor, operation: 'put', message }],
+    );
+  }
+
+  /**
+   * A site import from Git: the variant's override becomes exactly `override` (empty: none),
+   * recorded with `message`, as a patch (or a delete when it removes the override).
+   */
+  async importVariant(
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+    override: SettingsPatch,
+    message: string,
+    actor: Actor,
+  ): Promise<Representation> {
+    const ids = [organizationId, siteId, siteSpaceId] as const;
+    return this.changeVariant(
+      ids,
+      () => true,
+      async (_unit, record) => {
+        const next = mergeOverride({}, canonicalForVariant(record, {}, override));
+        const operation = isEmptyOverride(next) ? 'delete' : 'patch';
+        return [next, { actor, operation, message }];
+      },
+    );
+  }
+
+  /**
    * Makes a site revision's document current again, as a PUT of it would (a document of an
    * earlier release gets the fields added since, with their defaults).
    */

@@ -8,6 +8,7 @@ import type { FilesRepository } from '../files/repository.js';
 import type { SpacesService } from '../spaces/service.js';
 import { importFailureOf } from './import/fetch.js';
 import { ImportFailed, importCommit } from './import/run.js';
+import type { Snapshot } from './import/snapshot.js';
 import type { GitSource } from './import/source.js';
 import { GitSyncRepository, LEASE_MS } from './repository.js';
 import { type GitSyncState, gitSyncStateOf } from './state.js';
@@ -154,6 +155,63 @@ export class GitSyncService {
   }
 
   /**
+   * A site import's space (site-git-sync): the space's import of a commit the site import has
+   * already fetched (so every space reads the same commit), in the space's own operation slot
+   * and recorded in its own Git Sync row (Space.gitSync), awaited. Answers the space's state
+   * after it; a space whose other operation runs is not imported (its state says why).
+   */
+  async importSnapshot(
+    spaceId: string,
+    snapshot: Snapshot,
+    input: ImportRequest & { redactedUrl: string },
+    actor: string | null,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; error?: string }> {
+    const now = new Date().toISOString();
+    const projectDirectory = this.deps.source.projectDirectory(input.repoProjectDirectory);
+    await this.repo.endAbandoned(spaceId, now);
+    const last = await this.repo.get(spaceId);
+    const started = await this.repo.start({
+      space_id: spaceId,
+      url: input.redactedUrl,
+      ref: input.ref,
+      project_directory: projectDirectory === '' ? null : projectDirectory,
+      tree_url: input.repoTreeURL ?? null,
+      commit_url: input.repoCommitURL ?? null,
+      state: 'running',
+      direction: 'import',
+      started_at: now,
+      timestamp: last?.timestamp ?? null,
+      owner: this.owner,
+      updated_at: now,
+    });
+    if (!started) return { ok: false, error: 'another Git Sync operation of the space is running' };
+    const lastCommit =
+      last !== undefined &&
+      last.url === input.redactedUrl &&
+      (last.project_directory ?? '') === projectDirectory
+        ? last.commit_oid
+        : null;
+    const controller = new AbortController();
+    const stop = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    const source: GitSource = { ...this.deps.source, snapshot: async () => snapshot };
+    this.running.set(spaceId, controller);
+    this.directions.set(spaceId, 'import');
+    try {
+      await this.run(spaceId, '', input, projectDirectory, actor, lastCommit, controller, source);
+    } finally {
+      signal.removeEventListener('abort', stop);
+      this.running.delete(spaceId);
+      this.directions.delete(spaceId);
+    }
+    const row = await this.repo.get(spaceId);
+    return row?.state === 'success'
+      ? { ok: true }
+      : { ok: false, error: row?.error ?? 'the import did not end' };
+  }
+
+  /**
    * The space's operation slot for the other operations (export, sync): true when this process
    * now runs one, with the row's repository fields written.
    */
@@ -226,6 +284,7 @@ export class GitSyncService {
     actor: string | null,
     lastCommit: string | null,
     controller: AbortController,
+    source: GitSource = this.deps.source,
   ): Promise<void> {
     await this.operate(spaceId, 'import', controller, async (log) => {
       const outcome = await importCommit({
@@ -237,6 +296,7 @@ export class GitSyncService {
         lastCommit,
         signal: controller.signal,
         ...this.deps,
+        source,
         log,
         end: (trx, warnings, commit, synced) =>
           this.repo.end(

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Enum, OrNull } from '../../http/schema-helpers.js';
 import { GitBookShapes, unsupportedField } from '../../unsupported-inputs.js';
+import { GitSyncStateSchema } from '../git-sync/schemas.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 import { SiteVisibilitySchema } from '../spaces/site-visibility.js';
 import { SITE_HOSTNAME_PATTERN } from './hostname.js';
@@ -86,6 +87,7 @@ export const SiteSchema = Type.Object(
     permissions: SitePermissionsSchema,
     published: Type.Boolean({ description: 'Whether the site is live' }),
     siteSpaces: Type.Number({ description: 'Number of site-spaces (variants) of the site' }),
+    gitSync: Type.Optional(GitSyncStateSchema),
     createdAt: Type.String({ format: 'date-time' }),
     agentsContext: Type.String(),
     features: Type.Array(

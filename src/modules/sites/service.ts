@@ -8,6 +8,7 @@ import { refuseUnsupported } from '../../unsupported-inputs.js';
 import type { Urls } from '../../urls.js';
 import { sitePermissions } from '../access/record-permissions.js';
 import type { Actor } from '../audit/actor.js';
+import type { GitSyncState } from '../git-sync/state.js';
 import { newSpaceRow, type SpacesService } from '../spaces/service.js';
 import { hostnameProblem, normalizeHostname } from './hostname.js';
 import type { Executor, SiteChange, SitesRepository, SiteWithCount } from './repository.js';
@@ -20,7 +21,12 @@ export interface Caller extends Actor {
   role: string;
 }
 
+/** The sites' Git Sync states (site-git-sync), by site: Site.gitSync. */
+export type SiteGitSyncStates = (siteIds: readonly string[]) => Promise<Map<string, GitSyncState>>;
+
 export class SitesService {
+  private gitSyncStates: SiteGitSyncStates = async () => new Map();
+
   constructor(
     private readonly repo: SitesRepository,
     private readonly spaces: SpacesService,
@@ -32,6 +38,11 @@ export class SitesService {
       changed: () => Promise<void>;
     } = { own: [], changed: async () => {} },
   ) {}
+
+  /** Where Site.gitSync comes from (set once the site Git Sync service exists). */
+  useGitSyncStates(states: SiteGitSyncStates): void {
+    this.gitSyncStates = states;
+  }
 
   /** A new site, presented for its creator. */
   async create(organizationId: string, input: CreateSite, caller: Caller): Promise<Site> {
@@ -55,7 +66,9 @@ export class SitesService {
 
   /** The site as a member with `role` sees it (its `permissions` follow the role). */
   async get(organizationId: string, siteId: string, role: string): Promise<Site> {
-    return this.present(await this.requireSite(organizationId, siteId), role);
+    const row = await this.requireSite(organizationId, siteId);
+    const states = await this.gitSyncStates([row.id]);
+    return this.present(row, role, states.get(row.id));
   }
 
   async requireSite(organizationId: string, siteId: string): Promise<SiteWithCount> {
@@ -71,7 +84,8 @@ export class SitesService {
     page: PageRequest,
   ): Promise<Page<Site>> {
     const { rows, count } = await this.repo.listSites(organizationId, filters, page);
-    return toPage(rows, page.limit, count, (row) => this.present(row, role));
+    const states = await this.gitSyncStates(rows.map((row) => row.id));
+    return toPage(rows, page.limit, count, (row) => this.present(row, role, states.get(row.id)));
   }
 
   private async initialSpaces(
@@ -235,7 +249,7 @@ export class SitesService {
   }
 
   /** GitBook's Site for a member with `role` (docs/api.md, "Records: GitBook 0.202's fields"). */
-  present(row: SiteWithCount, role: string): Site {
+  present(row: SiteWithCount, role: string, gitSync?: GitSyncState): Site {
     const location = this.urls.site(row.organization_id, row.id);
     const published = this.publishedUrl(row);
     return {
@@ -256,6 +270,7 @@ export class SitesService {
       permissions: sitePermissions(role),
       published: row.published === 1,
       siteSpaces: row.site_space_count,
+      ...(gitSync === undefined ? {} : { gitSync }),
       createdAt: row.created_at,
       agentsContext: row.agents_context,
       features: [],
