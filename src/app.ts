@@ -106,6 +106,12 @@ export interface AppDependencies {
   db: Db;
   /** Where logs go (default stdout); tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /**
+   * Given the app and its services once they are built (its root hooks see every request, the
+   * routes registered before them too): `livery preview`'s read-only guard, page rewriting and
+   * folder import (src/preview/).
+   */
+  extend?: (app: FastifyInstance, services: ReturnType<typeof buildServices>) => void;
 }
 
 /**
@@ -341,6 +347,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await installOperations(app, deps, workers);
   registerWorkerMetrics(app.metricsRegistry, workers);
   const services = buildServices(deps, workers);
+  deps.extend?.(app, services);
   services.gitSync.useLog(app.log);
   services.gitLinks.useLog(app.log);
   const revalidateSpace = installRevalidation(app, config, deps.db);
