@@ -112,6 +112,11 @@ export interface AppDependencies {
    * folder import (src/preview/).
    */
   extend?: (app: FastifyInstance, services: ReturnType<typeof buildServices>) => void;
+  /**
+   * No `/v1` API and no OpenAPI description (`livery preview`: nobody has a token, and the API's
+   * schemas take seconds to compile when the app starts). The published sites are served.
+   */
+  withoutApi?: boolean;
 }
 
 /**
@@ -342,7 +347,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
 
-  await registerOpenApi(app, config.baseUrl);
+  if (deps.withoutApi !== true) await registerOpenApi(app, config.baseUrl);
   const workers = new Workers(config.workers);
   await installOperations(app, deps, workers);
   registerWorkerMetrics(app.metricsRegistry, workers);
@@ -389,6 +394,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   // Published sites and Livery Studio first: /v1 checks the studio's CSRF tokens with their check.
   const csrfProtection = await registerBrowserFacing(app, deps, services);
+  if (deps.withoutApi === true) return app;
 
   await app.register(
     async (v1) => {

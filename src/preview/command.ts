@@ -101,12 +101,16 @@ export async function runPreview(args: string[], io: Io): Promise<number> {
     // Logs (warnings and errors only, unless LOG_LEVEL says otherwise) go to stderr: stdout is
     // the preview's own lines.
     logStream: process.stderr,
+    withoutApi: true, // docs/preview.md, Read-only
     extend: (instance, built) => {
       services = built;
       installPreviewHttp(instance, events, siteRoot);
     },
   });
   if (services === undefined) throw new Error('buildApp gives its services to extend');
+  // The render thread loads its modules while the folder is imported: the first page is then
+  // rendered at once, not after the thread's start (seconds from the sources, under tsx).
+  services.workers.render.run('pageBlocks', ['# warm-up']).catch(() => {});
   const site = await createPreviewSite(services, basename(folder));
   const loader = new FolderLoader(folder, {
     services,
