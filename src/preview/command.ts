@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type buildServices } from '../app.js';
-import { loadConfig } from '../config.js';
+import { LIMIT_NAMES, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { PreviewEvents } from './events.js';
@@ -84,9 +84,12 @@ export async function runPreview(args: string[], io: Io): Promise<number> {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
-      ...(process.env.WORKER_THREADS === undefined
-        ? {}
-        : { WORKER_THREADS: process.env.WORKER_THREADS }),
+      // The operator's own thread count and content limits still hold.
+      ...Object.fromEntries(
+        ['WORKER_THREADS', ...Object.values(LIMIT_NAMES)].flatMap((key) =>
+          process.env[key] === undefined ? [] : [[key, process.env[key]]],
+        ),
+      ),
     },
     temp,
   );
