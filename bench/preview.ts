@@ -11,10 +11,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSiteAssets } from '../scripts/build-site-assets.js';
-import { freePort, machine, median, ROOT } from './lib.js';
+import { freePort, median, ROOT } from './lib.js';
 
 const PAGES = Number(process.env.BENCH_PREVIEW_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
-      `livery preview, ${PAGES}-page folder, ${ROUNDS} rounds × ${CHANGES} changes (${machine()}; load average at the end ${loadavg()
+      `livery preview, ${PAGES}-page folder, ${ROUNDS} rounds × ${CHANGES} changes (node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}, not pinned; load average at the end ${loadavg()
         .map((v) => v.toFixed(1))
         .join(' ')})`,
       '',

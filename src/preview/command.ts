@@ -166,6 +166,15 @@ export async function runPreview(args: string[], io: Io): Promise<number> {
   io.out(`  http://127.0.0.1:${chosen}/  (read-only; saved changes show at once; Ctrl-C stops)`);
 
   const signal = await stop;
+  // A second signal, or a stop that takes too long, ends the process at once (the 'exit'
+  // handler still removes the temporary directory).
+  const now = () => {
+    io.err('livery preview: stopped without waiting for open requests');
+    process.exit(1);
+  };
+  process.once('SIGINT', now);
+  process.once('SIGTERM', now);
+  setTimeout(now, 5000).unref();
   stopWatching();
   await chain.catch(() => {});
   const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
