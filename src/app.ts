@@ -119,6 +119,17 @@ export interface AppDependencies {
   db: Db;
   /** Where logs go (default stdout); tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /**
+   * Given the app and its services once they are built (its root hooks see every request, the
+   * routes registered before them too): `livery preview`'s read-only guard, page rewriting and
+   * folder import (src/preview/).
+   */
+  extend?: (app: FastifyInstance, services: ReturnType<typeof buildServices>) => void;
+  /**
+   * No `/v1` API and no OpenAPI description (`livery preview`: nobody has a token, and the API's
+   * schemas take seconds to compile when the app starts). The published sites are served.
+   */
+  withoutApi?: boolean;
 }
 
 /**
@@ -420,13 +431,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     done();
   });
 
-  await registerOpenApi(app, config.baseUrl);
+  if (deps.withoutApi !== true) await registerOpenApi(app, config.baseUrl);
   const workers = new Workers(config.workers);
   await installOperations(app, deps, workers);
   registerWorkerMetrics(app.metricsRegistry, workers);
   const services = buildServices(deps, workers, siteHostnames);
   siteHostnames.useLog((error) => app.log.warn({ err: error }, 'custom hostnames: reload failed'));
   app.addHook('onReady', () => siteHostnames.reload());
+  deps.extend?.(app, services);
   services.gitSync.useLog(app.log);
   services.siteGitSync.useLog(app.log);
   services.gitLinks.useLog(app.log);
@@ -470,6 +482,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   // Published sites and Livery Studio first: /v1 checks the studio's CSRF tokens with their check.
   const csrfProtection = await registerBrowserFacing(app, deps, services);
+  if (deps.withoutApi === true) return app;
 
   await app.register(
     async (v1) => {

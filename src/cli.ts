@@ -16,9 +16,13 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './errors.js';
+import { runPreview } from './preview/command.js';
 
 const USAGE = `Usage: npm run livery -- <command>
 
+  preview <folder> [--port N]                      serve a folder (a space) on 127.0.0.1, read-only,
+                                                   with a throwaway database; edits show live
+                                                   (docs/preview.md; default port 4000)
   tokens create --user <userId> [--label <text>]   print a new API token for a user
   tokens revoke <tokenId>                          revoke a token (it stops working at once)
   tokens list [--user <userId>]                    list tokens (ids only, never secrets)
@@ -160,6 +164,13 @@ export async function runCli(args: string[], services: Services, print: Print): 
 }
 
 async function main(): Promise<number> {
+  // The preview has its own throwaway database: no DATABASE_URL, no migrations here.
+  if (process.argv[2] === 'preview') {
+    return runPreview(process.argv.slice(3), {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+    });
+  }
   const config = configForGitCli(process.argv.slice(2), loadConfig());
   const db = openDatabase(config.database);
   try {
@@ -172,8 +183,8 @@ async function main(): Promise<number> {
   }
 }
 
-// Only when run as a program (tests import runCli).
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** Runs the command line of this process and exits with its code (also bin/livery.js). */
+export function runAsProgram(): void {
   main()
     .then((code) => process.exit(code))
     .catch((error: unknown) => {
@@ -186,4 +197,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       }
       process.exit(1);
     });
+}
+
+// Only when run as a program (tests import runCli).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runAsProgram();
 }

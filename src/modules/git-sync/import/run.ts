@@ -82,7 +82,7 @@ export async function importCommit(input: {
   spaces: SpacesService;
   content: ContentRepository;
   files: FilesRepository;
-  source: GitSource;
+  source: Pick<GitSource, 'snapshot'>;
   limits: ContentLimits;
   log: FastifyBaseLogger;
   /**
@@ -110,7 +110,7 @@ export async function importCommit(input: {
   };
   const snapshot = await input.source.snapshot(input.fetchUrl, input.request.ref, input.signal);
   lap('fetch');
-  const warnings: Warning[] = [];
+  const warnings: Warning[] = [...(snapshot.warnings ?? [])];
   if (
     snapshot.oid === input.lastCommit &&
     input.request.force !== true &&
