@@ -12,7 +12,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { PreviewEvents } from './events.js';
 import { installPreviewHttp } from './http.js';
 import { FolderLoader, type LoadOutcome, type Problem } from './load-folder.js';
-import { createPreviewSite, PREVIEW_BASENAME } from './site.js';
+import { createPreviewSite } from './site.js';
 import { watchFolder } from './watch.js';
 
 /** The port a preview listens on when `--port` is not given (docs/preview.md). */
@@ -20,7 +20,8 @@ export const DEFAULT_PORT = 4000;
 
 export const PREVIEW_USAGE = `Usage: livery preview <folder> [--port N]
 
-  Serves the folder (a space: .gitbook.yaml, SUMMARY.md or plain Markdown files) on
+  Serves the folder (a whole site described by docs.yaml, or a space: .gitbook.yaml, SUMMARY.md
+  or plain Markdown files) on
   http://127.0.0.1:<port>/ (default port ${DEFAULT_PORT}; 0 picks a free one), read-only, with a
   throwaway database. Saved changes show in open pages at once. Stop with Ctrl-C.`;
 
@@ -97,7 +98,6 @@ export async function runPreview(args: string[], io: Io): Promise<number> {
   await migrateToLatest(db);
   const events = new PreviewEvents();
   let services: ReturnType<typeof buildServices> | undefined;
-  const siteRoot = `/s/${PREVIEW_BASENAME}/`;
   const app: FastifyInstance = await buildApp({
     config,
     db,
@@ -107,17 +107,18 @@ export async function runPreview(args: string[], io: Io): Promise<number> {
     withoutApi: true, // docs/preview.md, Read-only
     extend: (instance, built) => {
       services = built;
-      installPreviewHttp(instance, events, siteRoot);
+      installPreviewHttp(instance, events, `http://127.0.0.1:${chosen}`);
     },
   });
   if (services === undefined) throw new Error('buildApp gives its services to extend');
   // The render thread loads its modules while the folder is imported: the first page is then
   // rendered at once, not after the thread's start (seconds from the sources, under tsx).
   services.workers.render.run('pageBlocks', ['# warm-up']).catch(() => {});
-  const site = await createPreviewSite(services, basename(folder));
+  const site = await createPreviewSite(services, db, basename(folder));
   const loader = new FolderLoader(folder, {
     services,
-    spaceId: site.spaceId,
+    db,
+    site,
     limits: config.contentLimits,
     log: app.log,
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, joinHtml, type SafeHtml } from '../html/safe-html.js';
 import { ownUrl } from '../html/safe-url.js';
+import { hostedOf } from '../modules/published/access/site-hostnames.js';
 import type { PreviewEvents } from './events.js';
 import type { Problem } from './load-folder.js';
 import { RELOAD_SCRIPT } from './reload-script.js';
@@ -12,7 +13,9 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * route so that its hooks see every request:
  * - read-only: any other method than GET, HEAD and OPTIONS is refused (403), whatever the
  *   address, and the studio is off (404); no API token exists anyway (site.ts);
- * - `/` redirects to the site (`/s/preview/`);
+ * - the site is served at the root of the port, as a site at its custom hostname (site.ts,
+ *   PREVIEW_HOSTNAME): every request for 127.0.0.1 is routed to it; a request for another name
+ *   of the machine (`localhost`) is redirected to the same path at `origin`;
  * - the site's HTML pages get the problems banner and the live-reload script, and are sent
  *   uncompressed and uncached (a banner can change while the page's content does not);
  * - `/__livery/preview/events` (Server-Sent Events), `…/reload.js`, `…/status` (JSON).
@@ -20,9 +23,17 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function installPreviewHttp(
   app: FastifyInstance,
   events: PreviewEvents,
-  siteRoot: string,
+  origin: string,
 ): void {
   app.addHook('onRequest', (request, reply, done) => {
+    if (hostedOf(request.raw) === undefined) {
+      // Not for 127.0.0.1 (`localhost:4000`): the one address the site is served at.
+      void reply
+        .code(302)
+        .header('cache-control', 'no-store')
+        .redirect(`${origin}${request.originalUrl}`);
+      return;
+    }
     if (!READS.has(request.method)) {
       void reply
         .code(403)
@@ -75,23 +86,21 @@ export function installPreviewHttp(
     done();
   });
 
+  // At the root, `/__livery/preview/…` is routed as the site's `/s/{site}/__livery/preview/…`.
   const hidden = { schema: { hide: true } };
-  app.get('/', hidden, async (_request, reply) =>
-    reply.code(302).header('cache-control', 'no-store').redirect(siteRoot),
-  );
-  app.get('/__livery/preview/reload.js', hidden, async (_request, reply) =>
+  app.get('/s/:site/__livery/preview/reload.js', hidden, async (_request, reply) =>
     reply
       .header('cache-control', 'no-cache')
       .header('etag', RELOAD_SCRIPT.etag)
       .type('text/javascript; charset=utf-8')
       .send(RELOAD_SCRIPT.body),
   );
-  app.get('/__livery/preview/status', hidden, async (_request, reply) =>
+  app.get('/s/:site/__livery/preview/status', hidden, async (_request, reply) =>
     reply
       .header('cache-control', 'no-store')
       .send({ version: events.version, problems: events.problems }),
   );
-  app.get('/__livery/preview/events', hidden, (request, reply) => {
+  app.get('/s/:site/__livery/preview/events', hidden, (request, reply) => {
     reply.hijack();
     events.follow(reply.raw);
     request.raw.on('close', () => reply.raw.end());

@@ -1,14 +1,25 @@
 import type { buildServices } from '../app.js';
+import type { Db } from '../db/database.js';
 
 type Services = ReturnType<typeof buildServices>;
 
-/** The basename of the one site a preview serves: its pages are at `/s/preview/…`. */
+/** The basename of the one site a preview serves (its `/s/preview/…` address, unused). */
 export const PREVIEW_BASENAME = 'preview';
+
+/**
+ * The custom hostname the preview's site holds: the preview answers on 127.0.0.1 only, so every
+ * request it is meant to serve names this host, and the custom-hostname routing
+ * (published/access/site-hostnames.ts) serves the site at the root of the port.
+ */
+export const PREVIEW_HOSTNAME = '127.0.0.1';
 
 export interface PreviewSite {
   organizationId: string;
   siteId: string;
+  /** The space of a folder that is one space (a docs.yaml site makes its own spaces). */
   spaceId: string;
+  /** The organization's one user, who customization imports are recorded as. */
+  userId: string;
 }
 
 /**
@@ -17,7 +28,11 @@ export interface PreviewSite {
  * database. The owner's API token that creating an organization issues is revoked at once:
  * nobody can call the preview's API (docs/preview.md, "Read-only").
  */
-export async function createPreviewSite(services: Services, title: string): Promise<PreviewSite> {
+export async function createPreviewSite(
+  services: Services,
+  db: Db,
+  title: string,
+): Promise<PreviewSite> {
   const shown = title.length >= 2 ? title.slice(0, 50) : 'Preview';
   const created = await services.identity.createOrganizationWithOwner({
     title: shown,
@@ -38,5 +53,13 @@ export async function createPreviewSite(services: Services, title: string): Prom
     { basename: PREVIEW_BASENAME, visibility: 'public', published: true },
     caller,
   );
-  return { organizationId, siteId: site.id, spaceId: space.id };
+  // Written directly: the API's hostname rules are for names a DNS serves, and an address is
+  // none; nothing else in this database holds a hostname.
+  await db
+    .updateTable('sites')
+    .set({ hostname: PREVIEW_HOSTNAME })
+    .where('id', '=', site.id)
+    .execute();
+  await services.siteHostnames.reload();
+  return { organizationId, siteId: site.id, spaceId: space.id, userId: created.user.id };
 }
