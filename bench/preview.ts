@@ -152,7 +152,7 @@ async function main(): Promise<void> {
       });
       try {
         await until(async () => {
-          const page = await get(`${base}/s/preview/`);
+          const page = await get(`${base}/`);
           return page?.status === 200 && page.text.includes('The generated handbook.')
             ? true
             : undefined;
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
             );
             toEvent.push(event.at - saved);
             await until(async () => {
-              const page = await get(`${base}/s/preview/chapter-${chapter}/page-${i}`);
+              const page = await get(`${base}/chapter-${chapter}/page-${i}`);
               return page?.text.includes(`Marker: ${marker}.`) ? true : undefined;
             }, 'the new text');
             toPage.push(performance.now() - saved);

@@ -46,7 +46,8 @@ export function installPreviewHttp(
         });
       return;
     }
-    const path = request.url.split('?')[0] ?? '';
+    // The path asked for, before the routing to the site (`/studio`, not `/s/{site}/studio`).
+    const path = request.originalUrl.split('?')[0] ?? '';
     if (path === '/studio' || path.startsWith('/studio/')) {
       void reply
         .code(404)
@@ -54,7 +55,7 @@ export function installPreviewHttp(
         .send('The studio is off in livery preview: edit the files of the folder.\n');
       return;
     }
-    if (path.startsWith('/s/')) {
+    if (request.url.startsWith('/s/')) {
       // Pages are rewritten on their way out (onSend): plain text, and never a 304 that would
       // bring back a page without its current banner.
       delete request.headers['accept-encoding'];

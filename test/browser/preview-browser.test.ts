@@ -82,7 +82,7 @@ test('a saved file shows in the open page without a manual reload; problems as a
   // one write a page makes (its view count) is refused, read-only; no favicon is published.
   assert.deepEqual(problems, [], 'no script or policy errors');
   assert.deepEqual(
-    failed.filter((line) => !/^403 \/s\/preview\/@livery\/view$|^404 \/favicon\.ico$/.test(line)),
+    failed.filter((line) => !/^403 \/@livery\/view$|^404 \/favicon\.ico$/.test(line)),
     [],
   );
   await page.close();

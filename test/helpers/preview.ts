@@ -107,3 +107,59 @@ export async function pageText(url: string): Promise<{ status: number; text: str
   const response = await fetch(url);
   return { status: response.status, text: await response.text() };
 }
+
+/**
+ * A docs.yaml site for a preview (reference §1.3): two sections, the second in a section group
+ * with an external link; the first section in two languages (English by default, French), and
+ * a customization file (livery-customization.yaml).
+ */
+export const SITE_FILES: Record<string, string> = {
+  'docs.yaml': `site:
+  title: Acme docs
+  structure:
+    - type: section
+      key: product
+      title: Product
+      path: product
+      default: true
+      children:
+        - type: space
+          key: guides-en
+          title: Guides
+          path: en
+          default: true
+          content: { directory: ./guides, language: en }
+        - type: space
+          key: guides-fr
+          title: Guides en français
+          path: fr
+          content: { directory: ./guides-fr, language: fr }
+    - type: section-group
+      key: more
+      title: More
+      children:
+        - type: section
+          key: api
+          title: API
+          path: api
+          children:
+            - type: space
+              key: api-ref
+              title: API reference
+              path: reference
+              default: true
+              content: { directory: ./api }
+        - type: external-link
+          key: status
+          title: Status page
+          url: https://status.example.com/
+`,
+  'livery-customization.yaml':
+    "site:\n  styling:\n    primaryColor: { light: '#0b6e4f', dark: '#5fd3a8' }\n",
+  'guides/README.md': '# Guides\n\nThe guides begin here.\n',
+  'guides/install.md': '# Install\n\nInstall it in three steps.\n',
+  'guides/SUMMARY.md': '# Table of contents\n\n* [Guides](README.md)\n* [Install](install.md)\n',
+  'guides-fr/README.md': '# Guides\n\nLes guides commencent ici.\n',
+  'api/README.md': '# API\n\nThe reference of the API.\n',
+  'api/tokens.md': '# Tokens\n\nA token opens the API.\n',
+};
