@@ -5,17 +5,20 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
-import { type PreviewProcess, startPreview, writeFiles } from '../helpers/preview.js';
+import { type PreviewProcess, SITE_FILES, startPreview, writeFiles } from '../helpers/preview.js';
 
 /**
  * `livery preview` in Chromium (docs/preview.md): the test opens the preview, saves a file, and
  * the open page shows the new text by itself (the test never reloads it); a folder problem shows
- * as the banner. Screenshot in test-results/; LIVERY_UPDATE_SCREENSHOTS=1 refreshes
- * docs/images/preview-live.png.
+ * as the banner; a docs.yaml folder shows its section tabs, and an edit in a section shows in
+ * the open page. Screenshots in test-results/; LIVERY_UPDATE_SCREENSHOTS=1 refreshes
+ * docs/images/preview-live.png and docs/images/preview-sections.png.
  */
 let parent: string;
 let folder: string;
+let siteFolder: string;
 let preview: PreviewProcess;
+let sitePreview: PreviewProcess;
 let browser: Browser;
 
 before(async () => {
@@ -27,12 +30,15 @@ before(async () => {
     'SUMMARY.md': '# Table of contents\n\n* [Handbook](README.md)\n* [Setup](setup.md)\n',
     'setup.md': '# Setup\n\nInstall the tools first.\n',
   });
-  preview = await startPreview(folder);
+  siteFolder = join(parent, 'acme-docs');
+  writeFiles(siteFolder, SITE_FILES);
+  [preview, sitePreview] = await Promise.all([startPreview(folder), startPreview(siteFolder)]);
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
   await preview?.stop();
+  await sitePreview?.stop();
   rmSync(parent, { recursive: true, force: true });
 });
 
@@ -51,15 +57,14 @@ test('a saved file shows in the open page without a manual reload; problems as a
   });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${preview.url}/`);
-  await page.waitForURL(/\/s\/preview\/?$/);
   await page.getByRole('link', { name: 'Setup' }).first().click();
-  await page.waitForURL(/\/s\/preview\/setup$/);
+  await page.waitForURL(/:\d+\/setup$/);
   await page.getByText('Install the tools first.').waitFor();
 
   writeFiles(folder, { 'setup.md': '# Setup\n\nInstall the tools, then run the checks.\n' });
   // No page.reload(): the preview's script does it when the events stream says so.
   await page.getByText('Install the tools, then run the checks.').waitFor({ timeout: 30_000 });
-  assert.match(page.url(), /\/s\/preview\/setup$/, 'the same page, updated');
+  assert.match(page.url(), /:\d+\/setup$/, 'the same page, updated');
 
   // A summary entry to a missing file: the banner appears by itself, the page stays.
   writeFiles(folder, {
@@ -85,5 +90,34 @@ test('a saved file shows in the open page without a manual reload; problems as a
     failed.filter((line) => !/^403 \/@livery\/view$|^404 \/favicon\.ico$/.test(line)),
     [],
   );
+  await page.close();
+});
+
+test('a docs.yaml folder: section tabs at the root, an edit in a section shows by itself', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${sitePreview.url}/`);
+  const tabs = page.locator('nav.site-sections .section-tabs');
+  await tabs.getByRole('link', { name: 'Product' }).waitFor();
+  // The group is a menu of the tabs: opened, it shows its section and its external link.
+  await tabs.getByText('More').click();
+  await tabs.getByRole('link', { name: 'Status page' }).waitFor();
+  await tabs.getByRole('link', { name: 'API' }).first().click();
+  await page.waitForURL(/:\d+\/api\/?$/);
+  await page.getByText('The reference of the API.').waitFor();
+
+  writeFiles(siteFolder, { 'api/README.md': '# API\n\nThe reference of the API, version 2.\n' });
+  // No page.reload(): the preview's script does it.
+  await page.getByText('The reference of the API, version 2.').waitFor({ timeout: 30_000 });
+  assert.match(page.url(), /:\d+\/api\/?$/);
+
+  mkdirSync('test-results', { recursive: true });
+  await page.screenshot({ path: 'test-results/preview-sections.png', fullPage: false });
+  if (process.env.LIVERY_UPDATE_SCREENSHOTS === '1') {
+    mkdirSync('docs/images', { recursive: true });
+    copyFileSync('test-results/preview-sections.png', 'docs/images/preview-sections.png');
+  }
+  assert.deepEqual(problems, []);
   await page.close();
 });
