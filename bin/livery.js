@@ -25,6 +25,13 @@ await Promise.all(
     '@fastify/csrf-protection',
     'secure-json-parse',
     'find-my-way',
+    'pg',
+    '@fastify/swagger',
+    '@fastify/swagger-ui',
+    'shiki/core',
+    'shiki/engine/javascript',
+    'shiki/langs',
+    'shiki/themes',
   ].map((name) => import(name)),
 );
 register();
