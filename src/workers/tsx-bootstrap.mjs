@@ -6,21 +6,8 @@
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
-// The packages the render and search tasks import, loaded by Node before tsx's hooks are
-// registered (through them each file costs a round trip to tsx's loader thread; see
-// bin/livery.js): their later imports from the sources find them in the module cache.
-const PACKAGES = [
-  'markdown-it',
-  'piscina',
-  'shiki/core',
-  'shiki/engine/javascript',
-  'shiki/langs',
-  'shiki/themes',
-];
-const loaded = Promise.all(PACKAGES.map((name) => import(name))).then(() => {
-  register();
-  return import(workerData.tasks);
-});
+register();
+const loaded = import(workerData.tasks);
 
 export default async function dispatch(message) {
   const { default: run } = await loaded;
