@@ -3,7 +3,7 @@
  * Livery's API (GitBook 0.202's structure and redirect operations), the sectioned site
  * docs/renderer.md shows GitBook's renderer on: `acme-sections` with three sections (Guides, with
  * an English default and a French variant at `fr`; API; Changelog), API and Changelog in a
- * "Reference" section group, an external link, a redirect `/old-install` → Guides › Install, and
+ * "Reference" section group, an external link (a draft), a redirect `/old-install` → Guides › Install, and
  * the site's customization. Run it on a fresh database; prints the published address.
  */
 import { parseArgs } from 'node:util';
@@ -115,7 +115,14 @@ await call('POST', `${base}/section-groups`, {
   title: 'Reference',
   sections: [apiSection.id, log.id],
 });
-await call('POST', `${base}/external-links`, { title: 'Status', url: 'https://status.acme.test' });
+// A draft: the renderer's snapshot of 2026-08 predates external links and fails on every page of
+// a site whose published structure has one (docs/renderer.md#sections). Publish it with
+// `updateSiteExternalLinkById {draft: false}` to try a newer renderer.
+await call('POST', `${base}/external-links`, {
+  title: 'Status',
+  url: 'https://status.acme.test',
+  draft: true,
+});
 await call('POST', `${base}/redirects`, {
   source: '/old-install',
   destination: { kind: 'path', spaceId: guidesEn, path: 'guides/install' },
