@@ -140,7 +140,8 @@ describe(`list cursors are decoded and checked before any query (${BACKEND})`, (
     'garbage!',
   ];
   /** Lists ordered by a number (revision, position) take only integer keys; the others only text. */
-  const byNumber = (path: string) => /\/(revisions|site-spaces)$/.test(path);
+  const byNumber = (path: string) =>
+    /\/(revisions|site-spaces|sections|section-groups)$/.test(path);
 
   test('every paginated list: 400 for a forged cursor, 200 for one of the right type', async () => {
     const lists = operations.filter(

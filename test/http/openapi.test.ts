@@ -143,8 +143,9 @@ describe('GET /openapi.json', () => {
     const creates = v1Operations().filter(({ op }) => op.responses?.['201']);
     // createSpace, createSite, addSpaceToSite, createSiteShareLink and its space-keyed form,
     // createUserToken, createOrganizationTeam, createOrganizationInvite, createUser,
-    // createChangeRequest, createPageFeedback, createSitesPageFeedback, createSiteRedirect.
-    assert.equal(creates.length, 13);
+    // createChangeRequest, createPageFeedback, createSitesPageFeedback, createSiteRedirect;
+    // addSectionToSite, addSectionGroupToSite, addExternalLinkToSite, duplicateSiteSpace (issue 29).
+    assert.equal(creates.length, 17);
     for (const { path, op } of creates) {
       const created = op.responses?.['201'] as { headers?: Record<string, unknown> } | undefined;
       assert.ok(created?.headers?.location, path);

@@ -3,7 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { optionalBody } from '../../../http/optional-body.js';
 import { ListSchema, PageQuery, pageRequest } from '../../../http/pagination.js';
-import { NoContent, responses, SiteParams, SiteSpaceParams } from '../../../http/schemas.js';
+import {
+  created,
+  NoContent,
+  responses,
+  SiteParams,
+  SiteSpaceParams,
+} from '../../../http/schemas.js';
 import { memberRoleOf } from '../../access/permission-checks.js';
 import { actorOf } from '../../audit/actor.js';
 import { SiteSpaceSchema } from '../schemas.js';
@@ -304,12 +310,7 @@ export const structureChangeRoutes: FastifyPluginAsyncTypebox<{
         params: SiteSpaceParams,
         body: DuplicateSiteSpaceSchema,
         response: responses(
-          {
-            201: Type.Unsafe({
-              ...SiteSpaceSchema,
-              description: 'Space duplicated in the site structure',
-            }),
-          },
+          { 201: created(SiteSpaceSchema, 'Space duplicated in the site structure') },
           [400, 413, 415],
         ),
       },
