@@ -408,7 +408,10 @@ export interface ComparedTarget {
  * prints a table of medians with each target's throughput as a share of `baseline <backend>`.
  * Failed requests fail the run.
  */
-export async function compareTargets(title: string, targets: ComparedTarget[]): Promise<void> {
+export async function compareTargets(
+  title: string,
+  targets: ComparedTarget[],
+): Promise<Map<string, Measure[]>> {
   process.stdout.write(
     `${title}: ${ROUNDS} rounds x ${DURATION}s per target, ${CONNECTIONS} connections, ${machine()}\n`,
   );
@@ -439,6 +442,7 @@ export async function compareTargets(title: string, targets: ComparedTarget[]): 
     );
     if (failures > 0) process.exitCode = 1;
   }
+  return results;
 }
 
 export interface BenchServer {
@@ -504,7 +508,8 @@ export async function compareOnBackends(
   title: string,
   prefix: string,
   prepare: (base: string) => Promise<Record<string, autocannon.Options>>,
-): Promise<void> {
+): Promise<Map<string, Measure[]>> {
+  let results = new Map<string, Measure[]>();
   await withBackends(prefix, {}, async (servers) => {
     const targets: ComparedTarget[] = [];
     for (const { base, backend, pid } of servers) {
@@ -517,8 +522,9 @@ export async function compareOnBackends(
         });
       }
     }
-    await compareTargets(title, targets);
+    results = await compareTargets(title, targets);
   });
+  return results;
 }
 
 /**

@@ -2,7 +2,16 @@ import type autocannon from 'autocannon';
 import { CODE_PAGE } from './code-page.js';
 import { seedContent } from './content-fixture.js';
 import { HOSTILE_ENV, measureStalls, seedHostile, stallReport } from './hostile.js';
-import { apiCall, compareOnBackends, seed, TOKEN, withBackends } from './lib.js';
+import {
+  apiCall,
+  compareOnBackends,
+  type Measure,
+  median,
+  seed,
+  TOKEN,
+  withBackends,
+} from './lib.js';
+import { type SectionedTargets, sectionedTargets } from './sectioned-site.js';
 
 /**
  * `npm run bench:published`: the published site (issue 7) against the customization GET of the
@@ -16,7 +25,15 @@ import { apiCall, compareOnBackends, seed, TOKEN, withBackends } from './lib.js'
  *   view       POST /s/bench/@livery/view (a visitor's page view);
  *   feedback   POST /s/bench/@livery/feedback over 64 visitors (mostly replacements);
  *   preview    POST /v1/orgs/{o}/sites/{s}/preview with a draft primary color;
- *   previewCode the same, of a page with three highlighted code blocks (nothing is cached).
+ *   previewCode the same, of a page with three highlighted code blocks (nothing is cached);
+ * and issue 29's sectioned site (bench/sectioned-site.ts: 5 sections × 3 variants × 100 pages,
+ * 5,000 redirects) against a one-variant site showing the same 100-page space:
+ *   oneVariant        GET /s/onevariant/heading-7/topic-4 (the reference of the ratios);
+ *   sectionedDeep     the same page of the same space, section 5's variant 3 (the deepest address);
+ *   sectionedDefault  the same page in the default section's default variant (its own space).
+ * After the table, the ratios sectioned / one-variant per backend, of the server's CPU time per
+ * request (the steadier figure on a shared machine) and of req/s.
+ * BENCH_PUBLISHED_ONLY=sectioned measures the baseline and the three sectioned targets alone.
  * Before the runs, it prints what a fresh process spends on the first page without code and the
  * first page with code (Shiki loaded then), and its resident memory around them. After them, the
  * longest the server's event loop stood still while the hostile pages of issue 25 were rendered
@@ -34,6 +51,8 @@ const KINDS = [
   'previewCode',
 ] as const;
 type Kind = (typeof KINDS)[number];
+const SECTIONED = ['oneVariant', 'sectionedDeep', 'sectionedDefault'] as const;
+const ONLY_SECTIONED = process.env.BENCH_PUBLISHED_ONLY === 'sectioned';
 let sent = 0;
 
 interface Site {
@@ -48,11 +67,21 @@ interface Site {
 }
 
 async function main(): Promise<void> {
-  await compareOnBackends('Published-site benchmark', 'benchps', async (base) => {
+  const results = await compareOnBackends('Published-site benchmark', 'benchps', async (base) => {
     const { getUrl } = await seed(base, 0);
+    const org = new URL(getUrl).pathname.split('/')[3] ?? '';
+    const sectioned: SectionedTargets = await sectionedTargets(base, org);
+    if (ONLY_SECTIONED) {
+      return { baseline: optionsOf('baseline', getUrl, undefined), ...sectioned };
+    }
     const site = await publish(base, getUrl);
-    return Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, site)]));
+    return {
+      ...Object.fromEntries(KINDS.map((kind) => [kind, optionsOf(kind, getUrl, site)])),
+      ...sectioned,
+    };
   });
+  sectionedRatios(results);
+  if (ONLY_SECTIONED) return;
   await withBackends('benchph', HOSTILE_ENV, async (servers) => {
     for (const { base, backend } of servers) {
       const stalls = await measureStalls(base, await seedHostile(base), `Bearer ${TOKEN}`);
@@ -60,6 +89,28 @@ async function main(): Promise<void> {
       if (stalls.some((s) => s.status !== 200)) process.exitCode = 1;
     }
   });
+}
+
+/** Sectioned page view / one-variant page view, per backend: CPU per request, then req/s. */
+function sectionedRatios(results: Map<string, Measure[]>): void {
+  const backends = [...results.keys()]
+    .filter((name) => name.startsWith('oneVariant '))
+    .map((name) => name.slice('oneVariant '.length));
+  process.stdout.write(
+    '\n| sectioned / one-variant | backend | CPU µs/request | ratio (CPU) | ratio (req/s) |\n|---|---|---|---|---|\n',
+  );
+  for (const backend of backends) {
+    const of = (kind: string) => results.get(`${kind} ${backend}`) ?? [];
+    const cpu = (kind: string) => median(of(kind).map((m) => m.cpuPerRequest));
+    const rps = (kind: string) => median(of(kind).map((m) => m.rps));
+    for (const kind of SECTIONED) {
+      const cpuRatio = cpu(kind) / cpu('oneVariant');
+      const rpsRatio = rps('oneVariant') / rps(kind);
+      process.stdout.write(
+        `| ${kind} | ${backend} | ${cpu(kind).toFixed(0)} | ${cpuRatio.toFixed(2)}× | ${rpsRatio.toFixed(2)}× |\n`,
+      );
+    }
+  }
 }
 
 /** The benchmark site shows the 220-page space, published as `bench`; a second one by share link. */
@@ -129,7 +180,10 @@ async function coldRenders(base: string, variantPath: string): Promise<void> {
   );
 }
 
-function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
+function optionsOf(kind: Kind, getUrl: string, site: Site | undefined): autocannon.Options {
+  if (kind === 'baseline') return { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } };
+  if (site === undefined) throw new Error(`${kind} needs the published site`);
+  const s = site;
   const json = { 'content-type': 'application/json' };
   const post = (path: string, body: () => unknown, headers = {}) => ({
     url: `${s.origin}${path}`,
@@ -146,8 +200,6 @@ function optionsOf(kind: Kind, getUrl: string, s: Site): autocannon.Options {
     ],
   });
   switch (kind) {
-    case 'baseline':
-      return { url: getUrl, headers: { authorization: `Bearer ${TOKEN}` } };
     case 'page':
       return { url: `${s.origin}/s/bench/${s.path}` };
     case 'shared':

@@ -1,6 +1,7 @@
 import type autocannon from 'autocannon';
 import { seedContent } from './content-fixture.js';
 import { apiCall, compareOnBackends, seed } from './lib.js';
+import { addRedirects } from './sectioned-site.js';
 
 /**
  * `npm run bench:redirects` (issue 29, "Performance"): what 5,000 site redirects cost a page view.
@@ -15,7 +16,6 @@ import { apiCall, compareOnBackends, seed } from './lib.js';
  */
 
 const RULES = 5_000;
-const PREFIXES = 1_000;
 
 async function main(): Promise<void> {
   await compareOnBackends('Site redirects benchmark', 'benchrd', async (base) => {
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       const siteBase = `/v1/orgs/${org}/sites/${String(site.id)}`;
       await apiCall(base, 'PATCH', siteBase, { basename });
       await apiCall(base, 'POST', `${siteBase}/publish`);
-      if (basename === 'moved') await addRules(base, siteBase);
+      if (basename === 'moved') await addRedirects(base, siteBase, RULES);
     }
     const at = (path: string): autocannon.Options => ({ url: `${base}/s/${path}` });
     const redirected = await fetch(`${base}/s/moved/legacy-777/a/b`, { redirect: 'manual' });
@@ -43,26 +43,6 @@ async function main(): Promise<void> {
       redirect5k: at('moved/legacy-777/a/b'),
     };
   });
-}
-
-/** 5,000 rules in ten bulk requests of 500 (the most one request takes). */
-async function addRules(base: string, siteBase: string): Promise<void> {
-  for (let start = 0; start < RULES; start += 500) {
-    const redirects = Array.from({ length: 500 }, (_, k) => {
-      const i = start + k;
-      return i < PREFIXES
-        ? {
-            source: `/legacy-${i}/*`,
-            captureWildcard: true,
-            destination: { kind: 'external', url: `https://example.com/legacy/${i}` },
-          }
-        : {
-            source: `/old-${i}`,
-            destination: { kind: 'external', url: `https://example.com/${i}` },
-          };
-    });
-    await apiCall(base, 'PUT', `${siteBase}/redirects`, { redirects });
-  }
 }
 
 await main();
