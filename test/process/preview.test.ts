@@ -299,7 +299,7 @@ describe('livery preview of a docs.yaml site (sections, a group, a link, two lan
     }
   });
 
-  test('a change to a page of one section shows; the other spaces are not imported again', async () => {
+  test('a change to a page of one section shows; the other sections keep their pages', async () => {
     const before = preview.stdout().split('\n').length;
     writeFiles(folder, {
       'api/tokens.md': '# Tokens\n\nA token opens the API, and now expires.\n',
