@@ -60,12 +60,17 @@ describe('a lone surrogate is a 400 naming the field, on both backends', () => {
   test('in every string field of every write body, customization settings included', async () => {
     const before = await state();
     let checked = 0;
+    /** Bodies with no string field at all: named, so that none is left out unseen. */
+    const withoutStrings: string[] = [];
     const writes = operations.filter((op) => op.bodySchema !== undefined);
     assert.ok(writes.length >= 30, `write operations found (${writes.length})`);
     for (const { method, path, bodySchema } of writes) {
       const url = filled(path, ids);
       const fields = stringFields(bodySchema ?? {});
-      assert.ok(fields.length > 0, `${method} ${path} has string fields`);
+      if (fields.length === 0) {
+        withoutStrings.push(`${method} ${path}`);
+        continue;
+      }
       for (const [index, field] of fields.entries()) {
         const text = index % 2 === 0 ? LONE_HIGH : LONE_LOW; // high and low surrogates alike
         const payload = JSON.stringify(field.body(text));
@@ -85,6 +90,10 @@ describe('a lone surrogate is a 400 naming the field, on both backends', () => {
       }
     }
     assert.ok(checked >= 300, `string fields checked (${checked})`);
+    // duplicateSiteSpace's body is `{draft?: boolean}`: no text to send a surrogate in.
+    assert.deepEqual(withoutStrings, [
+      'post /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate',
+    ]);
     assert.deepEqual(await state(), before, 'nothing stored');
   });
 
