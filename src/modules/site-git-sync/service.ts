@@ -12,7 +12,7 @@ import { importFailureOf } from '../git-sync/import/fetch.js';
 import { ImportFailed } from '../git-sync/import/run.js';
 import type { Snapshot } from '../git-sync/import/snapshot.js';
 import type { GitSource } from '../git-sync/import/source.js';
-import { LEASE_MS } from '../git-sync/repository.js';
+import { LEASE_MS } from '../git-sync/operation-row.js';
 import type { GitSyncService, ImportRequest } from '../git-sync/service.js';
 import { describeViolation, type Violation } from '../git-sync/site/yaml-file.js';
 import { type GitSyncState, gitSyncStateOf } from '../git-sync/state.js';
