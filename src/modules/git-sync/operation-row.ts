@@ -32,6 +32,43 @@ export type OperationStart = Pick<
   | 'updated_at'
 >;
 
+/** What a start request (an import's or an export's body) says of the repository. */
+export interface RepositoryRequest {
+  ref: string;
+  repoTreeURL?: string;
+  repoCommitURL?: string;
+}
+
+/**
+ * A running operation of `owner` starting `at`: the row fields a service's start writes, from
+ * the request (`projectDirectory` '' for the repository's root) and the redacted URL.
+ */
+export function runningOperation(
+  input: RepositoryRequest,
+  op: {
+    url: string;
+    projectDirectory: string;
+    direction: OperationStart['direction'];
+    at: string;
+    timestamp: string | null;
+    owner: string;
+  },
+): OperationStart {
+  return {
+    url: op.url,
+    ref: input.ref,
+    project_directory: op.projectDirectory === '' ? null : op.projectDirectory,
+    tree_url: input.repoTreeURL ?? null,
+    commit_url: input.repoCommitURL ?? null,
+    state: 'running',
+    direction: op.direction,
+    started_at: op.at,
+    timestamp: op.timestamp,
+    owner: op.owner,
+    updated_at: op.at,
+  };
+}
+
 /** The fields a start writes: the repository's, a fresh outcome and the owner's first lease. */
 export function startFields(row: OperationStart) {
   return {
