@@ -280,7 +280,8 @@ export function buildServices(
     config: config.gitSync,
     limits: config.contentLimits,
   });
-  const gitExport = new GitExportService(gitSync, {
+  // What a space's export reads and writes with: the space export's and each space of a site export's.
+  const syncDeps = {
     spaces,
     content: contentRepository,
     files: filesRepository,
@@ -288,7 +289,8 @@ export function buildServices(
     source,
     config: config.gitSync,
     limits: config.contentLimits,
-  });
+  };
+  const gitExport = new GitExportService(gitSync, syncDeps);
   const gitLinks = new GitLinksService(db, {
     gitSync,
     gitExport,
@@ -305,15 +307,7 @@ export function buildServices(
     gitSync,
     source,
     config: config.gitSync,
-    sync: {
-      spaces,
-      content: contentRepository,
-      files: filesRepository,
-      filesService: files,
-      source,
-      config: config.gitSync,
-      limits: config.contentLimits,
-    },
+    sync: syncDeps,
   });
   sites.useGitSyncStates((ids) => siteGitSync.statesOf(ids));
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));

@@ -36,18 +36,9 @@ export async function gitImport(
   options: { ref?: string | undefined; dir?: string | undefined },
   print: Print,
 ): Promise<number> {
-  const url =
-    source.startsWith('.') || source.startsWith('/') ? realpathSync(resolve(source)) : source;
+  const repository = repositoryOf(source, options, 'HEAD'); // a missing path fails first
   await services.spaces.currentRevisionId(spaceId); // 404 for an unknown space
-  await services.gitSync.startImport(
-    spaceId,
-    {
-      url,
-      ref: options.ref ?? 'HEAD',
-      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
-    },
-    null,
-  );
+  await services.gitSync.startImport(spaceId, repository, null);
   print(`importing ${source} into space ${spaceId}…`);
   return waitForEnd(services, spaceId, print);
 }
@@ -63,6 +54,17 @@ async function waitForEnd(services: Services, spaceId: string, print: Print): Pr
 
 const urlOf = (source: string) =>
   source.startsWith('.') || source.startsWith('/') ? realpathSync(resolve(source)) : source;
+
+/** The repository of a command: its URL (a local path made absolute), ref and directory. */
+const repositoryOf = (
+  source: string,
+  options: { ref?: string | undefined; dir?: string | undefined },
+  defaultRef: string,
+) => ({
+  url: urlOf(source),
+  ref: options.ref ?? defaultRef,
+  ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
+});
 
 interface GitOptions {
   ref?: string | undefined;
@@ -84,10 +86,8 @@ export async function gitExport(
   await services.gitExport.startExport(
     spaceId,
     {
-      url: urlOf(source),
-      ref: options.ref ?? 'refs/heads/main',
+      ...repositoryOf(source, options, 'refs/heads/main'),
       commitMessage: options.message ?? 'Export from Livery',
-      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
     },
     null,
   );
@@ -120,9 +120,7 @@ export async function gitLink(
   const link = await services.gitLinks.link(
     spaceId,
     {
-      url: urlOf(source),
-      ref: options.ref ?? 'main',
-      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
+      ...repositoryOf(source, options, 'main'),
       ...(options.priority === undefined ? {} : { priority: options.priority }),
       ...(poll === undefined ? {} : { pollIntervalSeconds: poll }),
       ...(options.previews === true ? { previewExternalBranches: true } : {}),
@@ -191,11 +189,7 @@ export async function gitImportSite(
   await services.siteGitSync.startImport(
     organizationId,
     siteId,
-    {
-      url: urlOf(source),
-      ref: options.ref ?? 'HEAD',
-      ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
-    },
+    repositoryOf(source, options, 'HEAD'),
     actor,
   );
   print(`importing site ${siteId} from ${source}…`);
@@ -212,10 +206,8 @@ export async function gitExportSite(
 ): Promise<number> {
   const { organizationId } = await services.siteGitSync.cliContext(siteId);
   await services.siteGitSync.startExport(organizationId, siteId, {
-    url: urlOf(source),
-    ref: options.ref ?? 'refs/heads/main',
+    ...repositoryOf(source, options, 'refs/heads/main'),
     commitMessage: options.message ?? 'Export from Livery',
-    ...(options.dir === undefined ? {} : { repoProjectDirectory: options.dir }),
   });
   print(`exporting site ${siteId} to ${source}…`);
   return waitForSite(services, siteId, print);

@@ -1,11 +1,17 @@
 import type { Db } from '../../db/database.js';
 import type { GitSyncRow } from '../../db/schema.js';
-import { ABANDONED } from './state.js';
+import {
+  endAbandoned,
+  type OperationSlot,
+  renewedLease,
+  startFields,
+  takeOver,
+  updateOwned,
+} from './operation-row.js';
 
-/** How long a running operation's owner may go silent before the operation counts as dead. */
-export const LEASE_MS = 30_000;
+export { LEASE_MS } from './operation-row.js';
 
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const SLOT: OperationSlot = { table: 'git_sync', key: 'space_id' };
 
 /**
  * A space's Git Sync row (migration 0016): its repository and latest operation. The row is also
@@ -41,24 +47,6 @@ export class GitSyncRepository {
       | 'conflict'
     >,
   ): Promise<boolean> {
-    const lease = plus(row.started_at, LEASE_MS);
-    const fields = {
-      url: row.url,
-      ref: row.ref,
-      project_directory: row.project_directory,
-      tree_url: row.tree_url,
-      commit_url: row.commit_url,
-      state: row.state,
-      direction: row.direction,
-      started_at: row.started_at,
-      ended_at: null,
-      error: null,
-      warnings: '[]',
-      timestamp: row.timestamp,
-      owner: row.owner,
-      lease_until: lease,
-      updated_at: row.updated_at,
-    };
     const inserted = await this.db
       .insertInto('git_sync')
       .values({
@@ -67,30 +55,17 @@ export class GitSyncRepository {
         revision_id: null,
         owned_paths: null,
         conflict: null,
-        ...fields,
+        ...startFields(row),
       })
       .onConflict((oc) => oc.column('space_id').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true;
-    const updated = await this.db
-      .updateTable('git_sync')
-      .set(fields)
-      .where('space_id', '=', row.space_id)
-      .where((eb) => eb.or([eb('state', '!=', 'running'), eb('lease_until', '<', row.started_at)]))
-      .executeTakeFirst();
-    return updated.numUpdatedRows === 1n;
+    return takeOver(this.db, SLOT, row.space_id, row);
   }
 
   /** Renews the owner's lease; false when the operation is no longer its own. */
   async renew(spaceId: string, owner: string, at: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('git_sync')
-      .set({ lease_until: plus(at, LEASE_MS) })
-      .where('space_id', '=', spaceId)
-      .where('owner', '=', owner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return updateOwned(this.db, SLOT, spaceId, owner, renewedLease(at));
   }
 
   /**
@@ -106,14 +81,11 @@ export class GitSyncRepository {
       },
     trx: Db = this.db,
   ): Promise<boolean> {
-    const result = await trx
-      .updateTable('git_sync')
-      .set({ ...end, lease_until: null, updated_at: end.ended_at ?? new Date().toISOString() })
-      .where('space_id', '=', spaceId)
-      .where('owner', '=', owner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return updateOwned(trx, SLOT, spaceId, owner, {
+      ...end,
+      lease_until: null,
+      updated_at: end.ended_at ?? new Date().toISOString(),
+    });
   }
 
   /** Records where both sides agree while the owner's operation still runs (a pushed commit). */
@@ -122,14 +94,7 @@ export class GitSyncRepository {
     owner: string,
     point: Pick<GitSyncRow, 'revision_id' | 'owned_paths'> & { commit_oid: string },
   ): Promise<boolean> {
-    const result = await this.db
-      .updateTable('git_sync')
-      .set(point)
-      .where('space_id', '=', spaceId)
-      .where('owner', '=', owner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return updateOwned(this.db, SLOT, spaceId, owner, point);
   }
 
   /**
@@ -137,18 +102,6 @@ export class GitSyncRepository {
    * failure that says so; reads call this, so no operation is ever seen `running` forever.
    */
   async endAbandoned(spaceId: string | undefined, now: string): Promise<void> {
-    let query = this.db
-      .updateTable('git_sync')
-      .set({
-        state: 'failure',
-        error: ABANDONED,
-        ended_at: now,
-        lease_until: null,
-        updated_at: now,
-      })
-      .where('state', '=', 'running')
-      .where('lease_until', '<', now);
-    if (spaceId !== undefined) query = query.where('space_id', '=', spaceId);
-    await query.execute();
+    await endAbandoned(this.db, SLOT, spaceId, now);
   }
 }

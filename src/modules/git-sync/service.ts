@@ -10,7 +10,8 @@ import { importFailureOf } from './import/fetch.js';
 import { ImportFailed, importCommit } from './import/run.js';
 import type { Snapshot } from './import/snapshot.js';
 import type { GitSource } from './import/source.js';
-import { GitSyncRepository, LEASE_MS } from './repository.js';
+import { LEASE_MS, runningOperation } from './operation-row.js';
+import { GitSyncRepository } from './repository.js';
 import { type GitSyncState, gitSyncStateOf } from './state.js';
 
 /** `importGitRepository`'s body (GitBook 0.202 ImportGitRepository). */
@@ -120,17 +121,14 @@ export class GitSyncService {
       }
       started = await this.repo.start({
         space_id: spaceId,
-        url: checked.redacted,
-        ref: input.ref,
-        project_directory: projectDirectory === '' ? null : projectDirectory,
-        tree_url: input.repoTreeURL ?? null,
-        commit_url: input.repoCommitURL ?? null,
-        state: 'running',
-        direction: 'import',
-        started_at: now,
-        timestamp: timestamp ?? last?.timestamp ?? null,
-        owner: this.owner,
-        updated_at: now,
+        ...runningOperation(input, {
+          url: checked.redacted,
+          projectDirectory,
+          direction: 'import',
+          at: now,
+          timestamp: timestamp ?? last?.timestamp ?? null,
+          owner: this.owner,
+        }),
       });
     } finally {
       // Not started (ignored, refused, failed): the checked URL and its credentials are dropped.
@@ -173,17 +171,14 @@ export class GitSyncService {
     const last = await this.repo.get(spaceId);
     const started = await this.repo.start({
       space_id: spaceId,
-      url: input.redactedUrl,
-      ref: input.ref,
-      project_directory: projectDirectory === '' ? null : projectDirectory,
-      tree_url: input.repoTreeURL ?? null,
-      commit_url: input.repoCommitURL ?? null,
-      state: 'running',
-      direction: 'import',
-      started_at: now,
-      timestamp: last?.timestamp ?? null,
-      owner: this.owner,
-      updated_at: now,
+      ...runningOperation(input, {
+        url: input.redactedUrl,
+        projectDirectory,
+        direction: 'import',
+        at: now,
+        timestamp: last?.timestamp ?? null,
+        owner: this.owner,
+      }),
     });
     if (!started) return { ok: false, error: 'another Git Sync operation of the space is running' };
     const lastCommit =

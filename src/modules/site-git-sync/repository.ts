@@ -1,9 +1,15 @@
 import type { Db } from '../../db/database.js';
 import type { SiteGitSyncRow } from '../../db/schema.js';
-import { LEASE_MS } from '../git-sync/repository.js';
-import { ABANDONED } from '../git-sync/state.js';
+import {
+  endAbandoned,
+  type OperationSlot,
+  renewedLease,
+  startFields,
+  takeOver,
+  updateOwned,
+} from '../git-sync/operation-row.js';
 
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const SLOT: OperationSlot = { table: 'site_git_sync', key: 'site_id' };
 
 /**
  * A site's Git Sync row (migration 0022): its repository and latest site operation, and the lock
@@ -35,47 +41,17 @@ export class SiteGitSyncRepository {
   async start(
     row: Omit<SiteGitSyncRow, 'lease_until' | 'ended_at' | 'error' | 'warnings' | 'commit_oid'>,
   ): Promise<boolean> {
-    const fields = {
-      url: row.url,
-      ref: row.ref,
-      project_directory: row.project_directory,
-      tree_url: row.tree_url,
-      commit_url: row.commit_url,
-      state: row.state,
-      direction: row.direction,
-      started_at: row.started_at,
-      ended_at: null,
-      error: null,
-      warnings: '[]',
-      timestamp: row.timestamp,
-      owner: row.owner,
-      lease_until: plus(row.started_at, LEASE_MS),
-      updated_at: row.updated_at,
-    };
     const inserted = await this.db
       .insertInto('site_git_sync')
-      .values({ site_id: row.site_id, commit_oid: null, ...fields })
+      .values({ site_id: row.site_id, commit_oid: null, ...startFields(row) })
       .onConflict((oc) => oc.column('site_id').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true;
-    const updated = await this.db
-      .updateTable('site_git_sync')
-      .set(fields)
-      .where('site_id', '=', row.site_id)
-      .where((eb) => eb.or([eb('state', '!=', 'running'), eb('lease_until', '<', row.started_at)]))
-      .executeTakeFirst();
-    return updated.numUpdatedRows === 1n;
+    return takeOver(this.db, SLOT, row.site_id, row);
   }
 
   async renew(siteId: string, owner: string, at: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('site_git_sync')
-      .set({ lease_until: plus(at, LEASE_MS) })
-      .where('site_id', '=', siteId)
-      .where('owner', '=', owner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return updateOwned(this.db, SLOT, siteId, owner, renewedLease(at));
   }
 
   async end(
@@ -85,29 +61,14 @@ export class SiteGitSyncRepository {
       commit_oid?: string;
     },
   ): Promise<boolean> {
-    const result = await this.db
-      .updateTable('site_git_sync')
-      .set({ ...end, lease_until: null, updated_at: end.ended_at ?? new Date().toISOString() })
-      .where('site_id', '=', siteId)
-      .where('owner', '=', owner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return updateOwned(this.db, SLOT, siteId, owner, {
+      ...end,
+      lease_until: null,
+      updated_at: end.ended_at ?? new Date().toISOString(),
+    });
   }
 
   async endAbandoned(siteId: string, now: string): Promise<void> {
-    await this.db
-      .updateTable('site_git_sync')
-      .set({
-        state: 'failure',
-        error: ABANDONED,
-        ended_at: now,
-        lease_until: null,
-        updated_at: now,
-      })
-      .where('state', '=', 'running')
-      .where('lease_until', '<', now)
-      .where('site_id', '=', siteId)
-      .execute();
+    await endAbandoned(this.db, SLOT, siteId, now);
   }
 }

@@ -12,7 +12,7 @@ import { importFailureOf } from '../git-sync/import/fetch.js';
 import { ImportFailed } from '../git-sync/import/run.js';
 import type { Snapshot } from '../git-sync/import/snapshot.js';
 import type { GitSource } from '../git-sync/import/source.js';
-import { LEASE_MS } from '../git-sync/repository.js';
+import { LEASE_MS, runningOperation } from '../git-sync/operation-row.js';
 import type { GitSyncService, ImportRequest } from '../git-sync/service.js';
 import { describeViolation, type Violation } from '../git-sync/site/yaml-file.js';
 import { type GitSyncState, gitSyncStateOf } from '../git-sync/state.js';
@@ -73,17 +73,14 @@ export class SiteGitSyncService {
       await this.repo.endAbandoned(siteId, at);
       started = await this.repo.start({
         site_id: siteId,
-        url: checked.redacted,
-        ref: input.ref,
-        project_directory: projectDirectory === '' ? null : projectDirectory,
-        tree_url: input.repoTreeURL ?? null,
-        commit_url: input.repoCommitURL ?? null,
-        state: 'running',
-        direction: 'import',
-        started_at: at,
-        timestamp: input.timestamp ?? null,
-        owner: this.owner,
-        updated_at: at,
+        ...runningOperation(input, {
+          url: checked.redacted,
+          projectDirectory,
+          direction: 'import',
+          at,
+          timestamp: input.timestamp ?? null,
+          owner: this.owner,
+        }),
       });
     } finally {
       if (!started) this.deps.source.discard(checked.fetchUrl);
@@ -143,17 +140,15 @@ export class SiteGitSyncService {
     }
     const started = await this.repo.start({
       site_id: siteId,
-      url: workspace.redacted,
-      ref: input.ref,
-      project_directory: projectDirectory === '' ? null : projectDirectory,
-      tree_url: input.repoTreeURL ?? null,
-      commit_url: input.repoCommitURL ?? null,
-      state: 'running',
-      direction: 'export',
-      started_at: at,
-      timestamp: time === undefined ? (previous?.timestamp ?? null) : new Date(time).toISOString(),
-      owner: this.owner,
-      updated_at: at,
+      ...runningOperation(input, {
+        url: workspace.redacted,
+        projectDirectory,
+        direction: 'export',
+        at,
+        timestamp:
+          time === undefined ? (previous?.timestamp ?? null) : new Date(time).toISOString(),
+        owner: this.owner,
+      }),
     });
     if (!started) {
       throw conflict(

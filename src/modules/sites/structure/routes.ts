@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { created, responses, SiteParams } from '../../../http/schemas.js';
 import { memberRoleOf } from '../../access/permission-checks.js';
 import { actorOf } from '../../audit/actor.js';
@@ -52,98 +52,92 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  app.post(
-    '/orgs/:organizationId/sites/:siteId/sections',
-    {
-      config: { idempotent: true },
-      schema: {
-        operationId: 'addSectionToSite',
-        summary: 'Add a section to a site',
-        description:
-          "A section with one site-space: spaceId's space, or a new space (spaceId null). Its path is derived from its title (title, else the space's). The first section of a site that has site-spaces first gathers them into a default section. siteSectionGroupId puts it in a group. template and pageId are not available in Livery.",
-        tags: ['site-structure'],
-        params: SiteParams,
-        body: AddSectionToSiteSchema,
-        response: responses(
-          { 201: created(SiteSectionSchema, 'Section added to the site') },
-          [400, 409, 413, 415],
-        ),
+  /** An addition: POST …/{kind}, 201 with the new item and its Location (one shape, three kinds). */
+  const addition = <B extends TSchema, R extends TSchema>(
+    kind: 'sections' | 'section-groups' | 'external-links',
+    doc: { operationId: string; summary: string; description: string; created: string },
+    body: B,
+    item: R,
+    add: (
+      organizationId: string,
+      siteId: string,
+      body: Static<B>,
+      caller: Caller,
+    ) => Promise<{ id: string }>,
+  ) =>
+    app.post(
+      `/orgs/:organizationId/sites/:siteId/${kind}`,
+      {
+        config: { idempotent: true },
+        schema: {
+          operationId: doc.operationId,
+          summary: doc.summary,
+          description: doc.description,
+          tags: ['site-structure'],
+          params: SiteParams,
+          body,
+          response: responses({ 201: created(item, doc.created) }, [400, 409, 413, 415]),
+        },
       },
+      async (request, reply) => {
+        const { organizationId, siteId } = request.params;
+        // TypeBox cannot narrow a generic schema's Static; B is exactly the route's body schema.
+        const added = await add(
+          organizationId,
+          siteId,
+          request.body as Static<B>,
+          callerOf(request),
+        );
+        return reply
+          .code(201)
+          .header('location', structure.location(organizationId, siteId, kind, added.id))
+          .send(added);
+      },
+    );
+
+  addition(
+    'sections',
+    {
+      operationId: 'addSectionToSite',
+      summary: 'Add a section to a site',
+      description:
+        "A section with one site-space: spaceId's space, or a new space (spaceId null). Its path is derived from its title (title, else the space's). The first section of a site that has site-spaces first gathers them into a default section. siteSectionGroupId puts it in a group. template and pageId are not available in Livery.",
+      created: 'Section added to the site',
     },
-    async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const section = await structure.addSection(
-        organizationId,
-        siteId,
-        request.body,
-        callerOf(request),
-      );
-      return reply
-        .code(201)
-        .header('location', structure.location(organizationId, siteId, 'sections', section.id))
-        .send(section);
-    },
+    AddSectionToSiteSchema,
+    SiteSectionSchema,
+    (organizationId, siteId, body, caller) =>
+      structure.addSection(organizationId, siteId, body, caller),
   );
 
-  app.post(
-    '/orgs/:organizationId/sites/:siteId/section-groups',
+  addition(
+    'section-groups',
     {
-      config: { idempotent: true },
-      schema: {
-        operationId: 'addSectionGroupToSite',
-        summary: 'Add a section group to a site',
-        description:
-          'The site must have sections. parent: a group at the root (groups nest one level). sections: sections of the site moved into the group, in that order. The group goes last among its siblings.',
-        tags: ['site-structure'],
-        params: SiteParams,
-        body: AddSectionGroupToSiteSchema,
-        response: responses(
-          { 201: created(SiteSectionGroupSchema, 'Section group added to the site') },
-          [400, 409, 413, 415],
-        ),
-      },
+      operationId: 'addSectionGroupToSite',
+      summary: 'Add a section group to a site',
+      description:
+        'The site must have sections. parent: a group at the root (groups nest one level). sections: sections of the site moved into the group, in that order. The group goes last among its siblings.',
+      created: 'Section group added to the site',
     },
-    async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const group = await structure.addGroup(
-        organizationId,
-        siteId,
-        request.body,
-        callerOf(request),
-      );
-      return reply
-        .code(201)
-        .header('location', structure.location(organizationId, siteId, 'section-groups', group.id))
-        .send(group);
-    },
+    AddSectionGroupToSiteSchema,
+    SiteSectionGroupSchema,
+    (organizationId, siteId, body, caller) =>
+      structure.addGroup(organizationId, siteId, body, caller),
   );
 
-  app.post(
-    '/orgs/:organizationId/sites/:siteId/external-links',
+  addition(
+    'external-links',
     {
-      config: { idempotent: true },
-      schema: {
-        operationId: 'addExternalLinkToSite',
-        summary: 'Add an external link to a site',
-        description:
-          'The site must have sections (400 otherwise). url: absolute http or https. parent: a section group of the site, else the root. condition accepts only null.',
-        tags: ['site-structure'],
-        params: SiteParams,
-        body: AddExternalLinkToSiteSchema,
-        response: responses(
-          { 201: created(SiteExternalLinkSchema, 'External link added to the site') },
-          [400, 409, 413, 415],
-        ),
-      },
+      operationId: 'addExternalLinkToSite',
+      summary: 'Add an external link to a site',
+      description:
+        'The site must have sections (400 otherwise). url: absolute http or https. parent: a section group of the site, else the root. condition accepts only null.',
+      created: 'External link added to the site',
     },
-    async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const link = await structure.addLink(organizationId, siteId, request.body, callerOf(request));
-      return reply
-        .code(201)
-        .header('location', structure.location(organizationId, siteId, 'external-links', link.id))
-        .send(link);
-    },
+    AddExternalLinkToSiteSchema,
+    SiteExternalLinkSchema,
+    (organizationId, siteId, body, caller) =>
+      structure.addLink(organizationId, siteId, body, caller),
   );
   await app.register(structureChangeRoutes, { changes });
 };
