@@ -79,6 +79,20 @@ export class SiteHostnames {
    */
   rewrite(request: IncomingMessage, options: { trustProxy: boolean; mount: string }): string {
     const url = request.url ?? '/';
+    try {
+      return this.routed(request, url, options);
+    } catch {
+      // The database cannot even be asked its generation (closed, gone): route as an unknown
+      // host, so that /readyz answers its 503 and every other route its own fault.
+      return url;
+    }
+  }
+
+  private routed(
+    request: IncomingMessage,
+    url: string,
+    options: { trustProxy: boolean; mount: string },
+  ): string {
     if (this.byHost.size === 0 && this.loadedAt === this.generation()) return url;
     const host = requestHost(request.headers, options.trustProxy);
     if (host === undefined) return url;
