@@ -83,9 +83,10 @@ export function StructureEditor({
     error.value = null;
     try {
       await sortSiteStructure(org, siteId, pointerOf(item), position);
-      status.value = `Moved “${item.title}” ${direction === 'up' ? 'up' : 'down'}.`;
       focusAfter.value = `${item.id}:${direction}`;
       await load();
+      // Announced once the tree shows the move, not while it still shows the old order.
+      status.value = `Moved “${item.title}” ${direction === 'up' ? 'up' : 'down'}.`;
     } catch (failure) {
       error.value = failure instanceof Error ? failure.message : String(failure);
       // The tree may be stale (another editor changed the site): show what the site has now.
