@@ -26,7 +26,9 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { AuditService } from './modules/audit/service.js';
 import { changeRequestRoutes } from './modules/content/change-request-routes.js';
 import { ChangeRequestsService } from './modules/content/change-requests-service.js';
+import { revisionReadRoutes } from './modules/content/read-routes.js';
 import { ContentRepository } from './modules/content/repository.js';
+import { RevisionReadsService } from './modules/content/revision-changes.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { ContentService } from './modules/content/service.js';
 import { customizationHistoryRoutes } from './modules/customization/history-routes.js';
@@ -522,6 +524,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(contentRoutes, {
         content: services.content,
         changeRequests: services.changeRequests,
+      });
+      await v1.register(revisionReadRoutes, {
+        reads: new RevisionReadsService({
+          content: services.content,
+          repo: services.contentRepository,
+          files: services.files,
+          changeRequests: services.changeRequests,
+        }),
       });
       await v1.register(changeRequestRoutes, {
         changeRequests: services.changeRequests,

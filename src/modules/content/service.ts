@@ -5,6 +5,7 @@ import { TaskFailed, TaskTimedOut, type Workers } from '../../workers/index.js';
 import type { FilesService } from '../files/service.js';
 import type { SpacesService } from '../spaces/service.js';
 import { noticeDocumentJson } from './document-notice.js';
+import { layoutOf } from './page-layout.js';
 import { pageTableOf } from './page-table.js';
 import type { ContentRepository, Revision } from './repository.js';
 import { findById, findByPath, type StoredPage, type Tree } from './tree.js';
@@ -18,30 +19,6 @@ export type ContentSource =
 export type Format = 'document' | 'markdown' | undefined;
 
 export type PresentedPage = Record<string, unknown> & { id: string; pages?: PresentedPage[] };
-
-/**
- * Every document's layout: Livery has no per-page layout settings, so the options say what
- * Livery's published pages really show (docs/api.md, "Records: GitBook 0.202's fields"): the
- * title, description, table of contents (the sidebar) and pagination; no cover image (so none to
- * mask), no outline ("on this page"), no metadata (last update, contributors), no tags, no
- * visible anchor links on headings; the page menu, whose actions are the site's
- * `pageActions.items`.
- */
-const LAYOUT = {
-  width: 'default',
-  cover: false,
-  coverSize: 'full',
-  coverMask: 'none',
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: false,
-  pagination: true,
-  metadata: false,
-  tags: false,
-  actions: true,
-  anchors: false,
-} as const;
 
 /** Livery has no tags (GitBook's RevisionTag): revisions and documents carry none. */
 const NO_TAGS: readonly never[] = Object.freeze([]);
@@ -270,7 +247,7 @@ export class ContentService {
     if (page.hidden) presented.hidden = true;
     if (page.type === 'document') {
       // An imported page's front matter sets some layout options (docs/git-sync.md).
-      presented.layout = page.layout === undefined ? LAYOUT : { ...LAYOUT, ...page.layout };
+      presented.layout = layoutOf(page);
       if (page.cover !== undefined) presented.cover = page.cover;
       if (page.noIndex !== undefined) presented.noIndex = page.noIndex;
       if (page.noRobotsIndex !== undefined) presented.noRobotsIndex = page.noRobotsIndex;

@@ -136,8 +136,32 @@ export const rendererRoutes: FastifyPluginAsyncTypebox<{ reads: RendererReadsSer
     async (request, reply) => {
       const { spaceId, revisionId, pageId } = request.params;
       const site = request.siteToken?.site;
-      const links = await reads.metaLinks(spaceId, revisionId, pageId, site);
+      const links = await reads.metaLinks(spaceId, { kind: 'revision', revisionId }, pageId, site);
       // Alternates follow the other variants' current content: tagged, not immutable.
+      setRendererCache(reply, {
+        tags: [spaceTag(spaceId), ...(site === undefined ? [] : [siteTag(site)])],
+      });
+      return links;
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/page/:pageId/meta-links',
+    {
+      schema: {
+        operationId: 'listSpacePageMetaLinks',
+        summary: "List all meta links for a page in the space's current revision",
+        description:
+          "listRevisionPageMetaLinks of the space's current revision: no canonical link; as alternates, the same page path in the other site-spaces of the site a site token reads (none for a member's token).",
+        tags: ['space-content'],
+        params: Type.Object({ spaceId: Type.String(), pageId: Type.String() }),
+        response: responses({ 200: MetaLinksSchema }, [400]),
+      },
+    },
+    async (request, reply) => {
+      const { spaceId, pageId } = request.params;
+      const site = request.siteToken?.site;
+      const links = await reads.metaLinks(spaceId, { kind: 'space' }, pageId, site);
       setRendererCache(reply, {
         tags: [spaceTag(spaceId), ...(site === undefined ? [] : [siteTag(site)])],
       });

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { GenerationCache } from '../../db/prepared.js';
 import { notFound } from '../../errors.js';
-import type { ContentService } from '../content/service.js';
+import type { ContentService, ContentSource } from '../content/service.js';
 import { findById, findByPath } from '../content/tree.js';
 import type { CustomizationService } from '../customization/service.js';
 import { encodeVariantPath } from '../published/access/address.js';
@@ -141,15 +141,16 @@ export class RendererReadsService {
    * listRevisionPageMetaLinks: no canonical of its own (Livery pages have none); as alternates,
    * the same page path in the other variants of the reading site (a site token's), so the
    * renderer can link translations. A member's token names no site: no alternates.
+   * listSpacePageMetaLinks is the same of the space's current revision (`source`).
    */
   async metaLinks(
     spaceId: string,
-    revisionId: string,
+    source: ContentSource,
     pageId: string,
     siteId: string | undefined,
   ): Promise<{ alternates: { kind: 'page'; page: string; space: string }[] }> {
     const { content, published } = this.deps;
-    const revision = await content.revisionFor(spaceId, { kind: 'revision', revisionId });
+    const revision = await content.revisionFor(spaceId, source);
     const found = findById(revision.pages, pageId);
     if (found === undefined) throw notFound('page', pageId);
     if (siteId === undefined) return { alternates: [] };

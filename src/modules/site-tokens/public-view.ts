@@ -287,6 +287,9 @@ export const SITE_TOKEN_READS: Readonly<Record<string, PublicRead>> = {
   listRevisionPageMetaLinks: {
     why: "page ids of the site's variants, in their current (published) revisions",
   },
+  listSpacePageMetaLinks: {
+    why: "page ids of the site's variants, in their current (published) revisions",
+  },
   getSiteRedirectBySource: {
     why: "the redirects of the site's published variants (`.gitbook.yaml`), to its own pages",
   },
