@@ -178,6 +178,47 @@ describe('GitBook conformance: revisions and pages', () => {
     c.assertConforms();
   });
 
+  test("GitBook's other reads of a space: meta links, a document by id, a revision's changes", async () => {
+    const space = spaceUrl(spaceId);
+    await c.call(
+      'listSpacePageMetaLinks',
+      { method: 'GET', url: `${space}/content/page/${pageId('Install')}/meta-links` },
+      { status: 200 },
+    );
+    const document = await c.call(
+      'getDocumentById',
+      { method: 'GET', url: `${space}/documents/${pageId('Install')}?schema=current` },
+      { status: 200 },
+    );
+    c.check(() => assert.equal(JSON.parse(document.body).object, 'document'));
+    // The first merge created every page (with the change request it merged); the space's
+    // first, empty revision changed nothing; `limit` leaves `more`.
+    const created = await c.call(
+      'getRevisionSemanticChanges',
+      { method: 'GET', url: `${space}/revisions/${revision}/changes?limit=2` },
+      { status: 200 },
+    );
+    c.check(() => {
+      const body = JSON.parse(created.body);
+      assert.deepEqual(
+        body.changes.map((change: { type: string }) => change.type),
+        ['page_created', 'page_created'],
+      );
+      assert.equal(body.more, 2);
+      assert.equal(body.mergedFrom.object, 'change-request');
+    });
+    const { parents } = JSON.parse(
+      (await t.request({ method: 'GET', url: `${space}/revisions/${revision}` })).body,
+    ) as { parents: string[] };
+    await c.call(
+      'getRevisionSemanticChanges',
+      { method: 'GET', url: `${space}/revisions/${parents[0]}/changes` },
+      { status: 200 },
+    );
+    // Their 400s and 404s are in no spec: test/http/revision-reads.test.ts.
+    c.assertConforms();
+  });
+
   test('summary: every operation of the area judged, with its statuses', () => {
     console.log(c.report('revisions and pages'));
     assertCoverage(c, 'pages');

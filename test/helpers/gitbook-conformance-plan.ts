@@ -114,6 +114,9 @@ export const AREAS = {
     'getPageInRevisionById',
     'getPageInRevisionByPath',
     'getPageDocumentInRevisionById',
+    'listSpacePageMetaLinks',
+    'getDocumentById',
+    'getRevisionSemanticChanges',
   ],
   hostnames: ['getCustomHostname', 'dnsRevalidateCustomHostname', 'removeCustomHostname'],
   renderer: [

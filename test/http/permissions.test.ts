@@ -799,6 +799,24 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `${content()}/revisions/${revisionId}/page/${pageId}/meta-links` }),
   },
   {
+    operationId: 'listSpacePageMetaLinks',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/content/page/${pageId}/meta-links` }),
+  },
+  {
+    operationId: 'getDocumentById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/documents/${pageId}` }),
+  },
+  {
+    operationId: 'getRevisionSemanticChanges',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/revisions/${revisionId}/changes` }),
+  },
+  {
     operationId: 'listPages',
     method: 'GET',
     success: 200,
