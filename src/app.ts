@@ -65,6 +65,8 @@ import { previewLinkRoutes } from './modules/previews/routes.js';
 import { ChangeRequestPreviewsService } from './modules/previews/service.js';
 import { SiteHostnames } from './modules/published/access/site-hostnames.js';
 import { previewRoutes } from './modules/published/preview-routes.js';
+import { PublishingPreviews } from './modules/published/publishing-preview.js';
+import { publishingPreviewRoutes } from './modules/published/publishing-preview-routes.js';
 import { PublishedRepository } from './modules/published/repository.js';
 import { plain404 } from './modules/published/routes.js';
 import { PublishedSiteService } from './modules/published/service.js';
@@ -256,6 +258,12 @@ export function buildServices(
     publicUrl: config.publicUrl,
     hostnameRoot: urls.hostnameRoot,
     workers,
+    key: serverKey,
+  });
+  const publishingPreviews = new PublishingPreviews(publishedRepository, {
+    key: serverKey,
+    publicUrl: config.publicUrl,
+    hostnameRoot: urls.hostnameRoot,
   });
   const previews = new ChangeRequestPreviewsService(new PreviewsRepository(db), {
     content,
@@ -322,6 +330,7 @@ export function buildServices(
     gitLinks,
     serverKey,
     previews,
+    publishingPreviews,
     workers,
     files,
     filesRepository,
@@ -571,6 +580,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         fontsBase: `${config.publicUrl}@livery/fonts/`,
       });
       await v1.register(previewRoutes, { published: services.published });
+      await v1.register(publishingPreviewRoutes, {
+        previews: services.publishingPreviews,
+      });
       await v1.register(urlRoutes, { lookup: services.urlLookup });
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });

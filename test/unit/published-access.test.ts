@@ -4,6 +4,7 @@ import {
   type AccessDecision,
   type AccessRequest,
   decideAccess,
+  PREVIEW_COOKIE,
   SHARE_COOKIE,
   VISITOR_COOKIE,
 } from '../../src/modules/published/access/access.js';
@@ -15,7 +16,14 @@ const verifiers = (valid: string[]) => {
     calls.push(`${kind}:${credential}`);
     return valid.includes(credential);
   };
-  return { calls, verify: { shareKey: check('share'), visitorToken: check('jwt') } };
+  const previewToken = (credential: string) => {
+    calls.push(`preview:${credential}`);
+    return valid.includes(credential);
+  };
+  return {
+    calls,
+    verify: { shareKey: check('share'), visitorToken: check('jwt'), previewToken },
+  };
 };
 
 const request = (fields: Partial<AccessRequest>): AccessRequest => ({
@@ -109,6 +117,37 @@ const rows: [string, Partial<AccessRequest>, AccessDecision][] = [
     'visitor-auth, a share key is no visitor token',
     { visibility: 'visitor-auth', cookies: { [SHARE_COOKIE]: 'good' } },
     { outcome: 'unauthorized' },
+  ],
+  // Publishing previews (getSitePublishingPreviewById): a signed, expiring credential.
+  [
+    'unpublished, a valid preview in the query: remembered in a cookie',
+    { published: false, query: { preview: 'good' } },
+    { outcome: 'remember', cookie: { name: PREVIEW_COOKIE, value: 'good' } },
+  ],
+  [
+    'unpublished, a valid preview cookie: served, not indexed',
+    { published: false, cookies: { [PREVIEW_COOKIE]: 'good' } },
+    { outcome: 'serve', noindex: true },
+  ],
+  [
+    'unpublished, an expired or altered preview: not found',
+    { published: false, query: { preview: 'expired' }, cookies: { [PREVIEW_COOKIE]: 'expired' } },
+    { outcome: 'not-found' },
+  ],
+  [
+    'visitor-auth, a valid preview cookie: served without signing in',
+    { visibility: 'visitor-auth', cookies: { [PREVIEW_COOKIE]: 'good' } },
+    { outcome: 'serve', noindex: true },
+  ],
+  [
+    'share-link, a valid preview cookie and no key: served',
+    { visibility: 'share-link', cookies: { [PREVIEW_COOKIE]: 'good' } },
+    { outcome: 'serve', noindex: true },
+  ],
+  [
+    'public, an expired preview counts for nothing: served as to anyone, indexable',
+    { cookies: { [PREVIEW_COOKIE]: 'expired' } },
+    { outcome: 'serve', noindex: false },
   ],
 ];
 

@@ -394,6 +394,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'site:read',
     'Livery extension: renders a page with draft settings and saves nothing, so reading the settings suffices',
   ),
+  getSitePublishingPreviewById: p(
+    'admin',
+    'site:read',
+    'the URL opens the site to whoever holds it for an hour, published or not, as a share link does: admin, as share links',
+  ),
 
   // Share links and visitor authentication, site-keyed and (deprecated) space-keyed.
   ...SHARE_LINKS_AND_AUTH,

@@ -13,7 +13,7 @@ import { canonicalPath } from '../redirects/source-path.js';
 import { MAX_QUERY } from '../search/schemas.js';
 import type { SearchService } from '../search/service.js';
 import { fontFile } from '../theme/fonts.js';
-import { SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
+import { PREVIEW_COOKIE, SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
 import { parseSiteAddress, withoutCredentials } from './access/address.js';
 import { hostedOf } from './access/site-hostnames.js';
 import { katexFont, siteAssets } from './assets/assets.js';
@@ -70,7 +70,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
     if (address === undefined || open === undefined) return void plain404(reply);
     const query = request.query as Record<string, unknown>;
     const decision = await published.access(open, {
-      query: page ? { share: single(query.share), jwt_token: single(query.jwt_token) } : {},
+      query: page
+        ? {
+            share: single(query.share),
+            jwt_token: single(query.jwt_token),
+            preview: single(query.preview),
+          }
+        : {},
       cookies: request.cookies,
       authorization: request.headers.authorization,
     });
@@ -90,11 +96,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         return void reply.code(302).header('cache-control', 'no-store').redirect(decision.location);
       case 'remember': {
         const { name, value } = decision.cookie;
-        // The other credential's cookie goes: one site, one way in.
-        const other = name === SHARE_COOKIE ? VISITOR_COOKIE : SHARE_COOKIE;
-        reply
-          .setCookie(name, value, cookieOptions(open.root))
-          .setCookie(other, '', cookieOptions(open.root, { maxAge: 0 }));
+        reply.setCookie(name, value, cookieOptions(open.root));
+        // The other credential's cookie goes: one site, one way in. A publishing preview
+        // (access.ts) is on top of them, and ends by itself.
+        if (name !== PREVIEW_COOKIE) {
+          const other = name === SHARE_COOKIE ? VISITOR_COOKIE : SHARE_COOKIE;
+          reply.setCookie(other, '', cookieOptions(open.root, { maxAge: 0 }));
+        }
         // At a custom hostname, the address the visitor asked for (`/page`), not the route's.
         const location =
           hosted === undefined

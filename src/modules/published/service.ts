@@ -4,6 +4,7 @@ import { BoundedCache } from '../../bounded-cache.js';
 import type { SiteRow } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import type { SafeHtml } from '../../html/safe-html.js';
+import type { ServerKey } from '../../server-key.js';
 import { DEFAULT_SETTINGS } from '../../settings/defaults.js';
 import { renderableSettings, warnLeftOut } from '../../settings/renderable.js';
 import type { Settings, SettingsPatch } from '../../settings/settings-schema.js';
@@ -84,6 +85,8 @@ export class PublishedSiteService {
       /** A custom hostname's root address (`https://docs.acme.com/`: urls.ts). */
       hostnameRoot: (hostname: string) => string;
       workers: Workers;
+      /** Signs and checks publishing previews (access/preview-token.ts). */
+      key: Pick<ServerKey, 'sign' | 'verify'>;
     },
   ) {
     this.siteAccess = new SiteAccess(deps);

@@ -13,13 +13,19 @@ import type { SiteVisibility } from '../../spaces/site-visibility.js';
 
 export const SHARE_COOKIE = 'livery_share';
 export const VISITOR_COOKIE = 'livery_visitor';
+/** A publishing preview (getSitePublishingPreviewById): opens the site until it expires. */
+export const PREVIEW_COOKIE = 'livery_preview';
 
 export interface AccessRequest {
   published: boolean;
   visibility: SiteVisibility;
   /** A member of the site's organization previewing with an API token. */
   member: boolean;
-  query: { share?: string | undefined; jwt_token?: string | undefined };
+  query: {
+    share?: string | undefined;
+    jwt_token?: string | undefined;
+    preview?: string | undefined;
+  };
   cookies: Readonly<Record<string, string | undefined>>;
   fallbackURL?: string | undefined;
 }
@@ -27,6 +33,8 @@ export interface AccessRequest {
 export interface Verifiers {
   shareKey: (key: string) => Promise<boolean>;
   visitorToken: (token: string) => Promise<boolean>;
+  /** A publishing preview's token: signed for this site and not expired. */
+  previewToken: (token: string) => boolean;
 }
 
 export type AccessDecision =
@@ -47,6 +55,16 @@ export async function decideAccess(
   const { visibility } = request;
   // Members preview every site, published or not; never indexed.
   if (request.member) return { outcome: 'serve', noindex: true };
+  // A publishing preview opens the site as a member's token does, until it expires; one that
+  // does not open it (expired, altered) counts for nothing and the rules below apply.
+  const preview = request.query.preview;
+  if (preview !== undefined && verify.previewToken(preview)) {
+    return { outcome: 'remember', cookie: { name: PREVIEW_COOKIE, value: preview } };
+  }
+  const previewing = request.cookies[PREVIEW_COOKIE];
+  if (previewing !== undefined && verify.previewToken(previewing)) {
+    return { outcome: 'serve', noindex: true };
+  }
   if (!request.published) return { outcome: 'not-found' };
   if (visibility === 'public') return { outcome: 'serve', noindex: false };
   if (visibility === 'unlisted') return { outcome: 'serve', noindex: true };

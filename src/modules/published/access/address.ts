@@ -106,12 +106,13 @@ export function encodeVariantPath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
-/** The same address without the one-time credential parameters (`share`, `jwt_token`). */
+/** The same address without the one-time credential parameters (`share`, `jwt_token`, `preview`). */
 export function withoutCredentials(rawUrl: string): string {
   const [path, query = ''] = rawUrl.split(/\?(.*)/s, 2) as [string, string?];
   const kept = new URLSearchParams(query);
   kept.delete('share');
   kept.delete('jwt_token');
+  kept.delete('preview');
   const rest = kept.toString();
   return rest === '' ? path : `${path}?${rest}`;
 }

@@ -1,5 +1,6 @@
 import type { SiteRow } from '../../../db/schema.js';
 import { invalidToken } from '../../../errors.js';
+import type { ServerKey } from '../../../server-key.js';
 import { BEARER } from '../../access/auth.js';
 import { roleAtLeast } from '../../access/permissions.js';
 import type { IdentityService } from '../../identity/service.js';
@@ -8,9 +9,14 @@ import type { SiteVisibility } from '../../spaces/site-visibility.js';
 import { VisitorTokenError } from '../../visitor-auth/jwt.js';
 import type { PublishingAuthService } from '../../visitor-auth/service.js';
 import { type AccessDecision, decideAccess } from './access.js';
+import { previewTokenOpens } from './preview-token.js';
 
 export interface Visitor {
-  query: { share?: string | undefined; jwt_token?: string | undefined };
+  query: {
+    share?: string | undefined;
+    jwt_token?: string | undefined;
+    preview?: string | undefined;
+  };
   cookies: Readonly<Record<string, string | undefined>>;
   authorization: string | undefined;
 }
@@ -22,6 +28,8 @@ export class SiteAccess {
       identity: IdentityService;
       shareLinks: ShareLinksService;
       publishingAuth: PublishingAuthService;
+      /** Signs and checks publishing previews (preview-token.ts). */
+      key: Pick<ServerKey, 'sign' | 'verify'>;
     },
   ) {}
 
@@ -49,6 +57,8 @@ export class SiteAccess {
             throw error;
           }
         },
+        previewToken: (token) =>
+          previewTokenOpens(this.deps.key, site.id, token, Math.floor(Date.now() / 1000)),
       },
     );
   }
