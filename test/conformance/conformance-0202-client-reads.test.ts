@@ -1,7 +1,7 @@
 /**
  * The official client of GitBook 0.202 drives GitBook's other reads (issue 30, item 8) against a
  * listening Livery, with code typed against 0.202: a page's meta links in the space's current
- * revision, a document by its id, what a revision changed.
+ * revision, a document by its id, what a revision changed, a site's publishing preview.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -88,5 +88,27 @@ describe("the official 0.202 client against Livery: a space's other reads", () =
     );
     assert.equal(bad.code, 400);
     assert.match(bad.message, /querystring\.limit/);
+  });
+
+  test("a site's publishing preview: a URL that opens the unpublished site", async () => {
+    const { data: space } = await api.orgs.createSpace(t.orgId, { title: 'Previewed' });
+    const { data: site } = await api.orgs.createSite(t.orgId, {
+      title: 'Previewed',
+      spaces: [space.id],
+    });
+    const { data: preview } = await api.orgs.getSitePublishingPreviewById(t.orgId, site.id, {
+      draft: true,
+    });
+    const url = new URL(preview.url);
+    assert.match(url.searchParams.get('preview') ?? '', /^[0-9]+\.[A-Za-z0-9_-]{43}$/);
+    const opened = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    assert.equal(opened.statusCode, 302, opened.body);
+    const refused = await failure0202(
+      api.orgs.getSitePublishingPreviewById(t.orgId, site.id, {
+        target: 'https://elsewhere.test/',
+      }),
+    );
+    assert.equal(refused.code, 400);
+    assert.match(refused.message, /querystring\.target/);
   });
 });

@@ -251,6 +251,28 @@ describe('GitBook conformance: sites, site-spaces, share links, visitor authenti
     c.assertConforms();
   });
 
+  test('publishing preview: a URL of the site, its site-spaces, 400', async () => {
+    const { site, siteSpaceId } = await newSite('Previewed docs');
+    const preview = `${site}/publishing/preview`;
+    const made = await c.call(
+      'getSitePublishingPreviewById',
+      { method: 'GET', url: preview },
+      { status: 200 },
+    );
+    c.check(() => assert.match(String(json(made.body).url), /[?&]preview=/));
+    await c.call(
+      'getSitePublishingPreviewById',
+      { method: 'GET', url: `${preview}?siteSpace=${siteSpaceId}&draft=true&claims=(plan:pro)` },
+      { status: 200 },
+    );
+    await c.call(
+      'getSitePublishingPreviewById',
+      { method: 'GET', url: `${preview}?target=${encodeURIComponent('https://elsewhere.test/')}` },
+      { status: 400 },
+    );
+    c.assertConforms();
+  });
+
   test('search: searchSiteContent in every scope form, paginated', async () => {
     const { site, siteSpaceId } = await newSite('Searchable');
     const spaceId = (

@@ -38,6 +38,7 @@ export const AREAS = {
     'getSitePublishingAuthById',
     'updateSitePublishingAuthById',
     'regenerateSitePublishingAuthById',
+    'getSitePublishingPreviewById',
   ],
   structure: [
     'getSiteStructure',

@@ -1595,6 +1595,12 @@ const OPERATIONS: Operation[] = [
     }),
   },
   {
+    operationId: 'getSitePublishingPreviewById',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${f.base}/publishing/preview?siteSpace=${f.siteSpaceIds[1]}` }),
+  },
+  {
     operationId: 'previewSitePage',
     method: 'POST',
     success: 200,
