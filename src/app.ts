@@ -72,6 +72,8 @@ import { RedirectsService } from './modules/redirects/service.js';
 import { rendererRoutes } from './modules/renderer/routes.js';
 import { RendererReadsService } from './modules/renderer/service.js';
 import { installRevalidation } from './modules/revalidation/install.js';
+import { contentSearchRoutes } from './modules/search/content-routes.js';
+import { ContentSearchService } from './modules/search/content-search.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { SearchService } from './modules/search/service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
@@ -564,6 +566,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(urlRoutes, { lookup: services.urlLookup });
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });
+      await v1.register(contentSearchRoutes, {
+        contentSearch: new ContentSearchService(services.search, services.spaces),
+      });
       await v1.register(fileRoutes, { files: services.files, content: services.content });
       await v1.register(gitSyncRoutes, {
         gitSync: services.gitSync,

@@ -724,6 +724,12 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `/v1/orgs/${t.orgId}/spaces` }),
   },
   {
+    operationId: 'searchOrganizationContent',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/search?query=welcome` }),
+  },
+  {
     operationId: 'deleteSpaceById',
     method: 'DELETE',
     success: 205,
@@ -785,6 +791,12 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     success: 200,
     call: async () => ({ url: `${content()}/content` }),
+  },
+  {
+    operationId: 'searchSpaceContent',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/search?query=welcome` }),
   },
   {
     operationId: 'getRevisionById',

@@ -169,6 +169,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   },
 
   listSpacesInOrganizationById: p('read', 'space:read'),
+  searchOrganizationContent: p(
+    'read',
+    'space:read',
+    "every space's current revision, as listSpacesInOrganizationById lists them; GitBook 0.202 names the OAuth scope organization:search, which Livery has not: the answer is the spaces' content",
+  ),
   deleteSpaceById: p('admin', 'space:write'),
   listSpacesForUser: p(
     null,
@@ -188,6 +193,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getPageDocumentInRevisionById: renderer(p('read', 'space:read')),
   getPageInRevisionByPath: renderer(p('read', 'space:read')),
   listRevisionPageMetaLinks: renderer(p('read', 'space:read')),
+  searchSpaceContent: p(
+    'read',
+    'space:read',
+    "the space's current revision, published or not: what a member reads in it",
+  ),
 
   // Files and reusable contents (docs/git-sync.md).
   listFiles: p('read', 'space:read'),
