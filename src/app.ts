@@ -106,6 +106,8 @@ import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
 import { TeamsService } from './modules/teams/service.js';
 import { themeRoutes } from './modules/theme/routes.js';
+import { ContentByUrlService } from './modules/urls/content-by-url.js';
+import { contentUrlRoutes } from './modules/urls/content-url-routes.js';
 import { urlRoutes } from './modules/urls/routes.js';
 import { UrlLookupService } from './modules/urls/service.js';
 import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
@@ -220,6 +222,15 @@ export function buildServices(
     siteTokens,
     publicUrl: config.publicUrl,
   });
+  const contentByUrl = new ContentByUrlService({
+    baseUrl: config.baseUrl,
+    publicUrl: config.publicUrl,
+    published: publishedRepository,
+    shareLinks,
+    spaces,
+    content,
+    changeRequests,
+  });
   const redirects = new RedirectsService(db, new RedirectsRepository(db), {
     requireSite: (organizationId, siteId) => sites.requireSite(organizationId, siteId),
     variantsOf: (siteId) => publishedRepository.variantsOf(siteId),
@@ -332,6 +343,7 @@ export function buildServices(
     siteTokens,
     siteTokenGate,
     urlLookup,
+    contentByUrl,
     rendererReads,
     redirects,
     published,
@@ -563,7 +575,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         fontsBase: `${config.publicUrl}@livery/fonts/`,
       });
       await v1.register(previewRoutes, { published: services.published });
-      await v1.register(urlRoutes, { lookup: services.urlLookup });
+      await v1.register(urlRoutes, { lookup: services.urlLookup, urls: services.urls });
+      await v1.register(contentUrlRoutes, { byUrl: services.contentByUrl });
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });
       await v1.register(contentSearchRoutes, {

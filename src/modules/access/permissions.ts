@@ -309,6 +309,16 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     null,
     'any API token: what it answers, a published URL already shows; closed sites need their credential',
   ),
+  getPublishedContentByUrl: p(
+    null,
+    null,
+    'deprecated GET form of resolvePublishedContentByUrl: as it',
+  ),
+  getContentByUrl: p(
+    null,
+    'space:read',
+    'the path names no organization: the service checks role read in the organization of the space the URL names, else 404 (docs/api.md, "Resolving URLs")',
+  ),
   updateSiteById: p('admin', 'site:write'),
   deleteSiteById: p('admin', 'site:write'),
   publishSite: p('admin', 'site:publish'),
