@@ -116,6 +116,8 @@ export const AREAS = {
     'getPageDocumentInRevisionById',
   ],
   hostnames: ['getCustomHostname', 'dnsRevalidateCustomHostname', 'removeCustomHostname'],
+  search: ['searchSpaceContent', 'searchOrganizationContent'],
+  urls: ['getPublishedContentByUrl', 'getContentByUrl'],
   renderer: [
     'resolvePublishedContentByUrl',
     'getPublishedContentSite',
