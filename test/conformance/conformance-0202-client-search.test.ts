@@ -44,7 +44,7 @@ describe('the official 0.202 client against Livery: search and URL resolution', 
     const { data: second } = await api.spaces.searchSpaceContent(space.id, {
       query: 'install',
       limit: 1,
-      page: first.next?.page,
+      page: first.next?.page ?? '',
     });
     assert.deepEqual(
       second.items.map((p) => [p.rank, p.title]),
