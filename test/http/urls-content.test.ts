@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { type PublishedSite, publishedSite } from '../helpers/published.js';
+import { memberWithRole } from '../helpers/roles.js';
 
 let t: TestContext;
 let site: PublishedSite;
@@ -160,6 +161,13 @@ describe('getContentByUrl', () => {
     // A page the space lacks: the usual 404 naming it (the caller reads the space).
     expectError(await get(`/v1/urls/content?url=${q(`${space}/content/page/page_nope`)}`), 404);
     expectError(await get(`/v1/urls/content?url=${q(`${PUBLIC}acme/no/such/page`)}`), 404);
+    // A guest reads no space: the same 404; a reader gets the answer.
+    const guest = await memberWithRole(t, 'guest');
+    const reader = await memberWithRole(t, 'read');
+    const named = `/v1/urls/content?url=${q(`${space}/content/page/${site.tree.intro}`)}`;
+    assert.match(expectError(await get(named, guest.token), 404), nothing);
+    const read = expectStatus(await get(named, reader.token), 200) as { space: { id: string } };
+    assert.equal(read.space.id, site.tree.spaceId);
     // Another organization's member learns nothing, whatever the URL's form.
     for (const url of [space, `${space}/content/page/${site.tree.intro}`, `${PUBLIC}acme/intro`]) {
       const refused = await get(`/v1/urls/content?url=${q(url)}`, stranger);
