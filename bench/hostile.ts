@@ -23,6 +23,7 @@ const PAGES: Record<string, string> = {
 export interface HostileSite {
   /** `/s/hostile/` */
   root: string;
+  orgId: string;
   spaceId: string;
   revision: string;
   /** Page ids by name. */
@@ -55,7 +56,7 @@ export async function seedHostile(base: string): Promise<HostileSite> {
   const current = await apiCall(base, 'GET', `/v1/spaces/${space}/content`);
   const ids: Record<string, string> = {};
   for (const page of current.pages as { id: string; slug: string }[]) ids[page.slug] = page.id;
-  return { root: '/s/hostile/', spaceId: space, revision: String(current.id), ids };
+  return { root: '/s/hostile/', orgId: org, spaceId: space, revision: String(current.id), ids };
 }
 
 export interface Stall {
@@ -89,6 +90,17 @@ export async function measureStalls(
         fetch(`${base}${site.root}@livery/search?q=zielwort${i === 0 ? '' : `+m%C3%A4dchen${i}`}`),
       ),
     ).then((answers) => answers.find((a) => !a.ok) ?? (answers[0] as Response));
+  // The same six queries through the API's space and organization search (searchSpaceContent,
+  // searchOrganizationContent): the index the site search built, the organization's other
+  // spaces (none here but this one) added to the ranking.
+  const apiSearch = (path: string) => () =>
+    Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        fetch(`${base}${path}?query=zielwort${i === 0 ? '' : `+m%C3%A4dchen${i}`}`, {
+          headers: { authorization: auth },
+        }),
+      ),
+    ).then((answers) => answers.find((a) => !a.ok) ?? (answers[0] as Response));
   const cases: [string, () => Promise<Response>][] = [
     ['ordinary page (baseline)', page('ordinary')],
     ['ordinary page, cached', page('ordinary')],
@@ -101,6 +113,8 @@ export async function measureStalls(
     ['120,000 headings: document', documentOf('headings')],
     ['2,500 code blocks: page', page('code-blocks')],
     ['search: 6 queries over 12 long pages', search],
+    ['searchSpaceContent: the same 6 queries', apiSearch(`/v1/spaces/${site.spaceId}/search`)],
+    ['searchOrganizationContent: the same 6', apiSearch(`/v1/orgs/${site.orgId}/search`)],
   ];
   const stalls: Stall[] = [];
   for (const [name, request] of cases) stalls.push(await measured(base, name, request));

@@ -76,6 +76,8 @@ import { RedirectsService } from './modules/redirects/service.js';
 import { rendererRoutes } from './modules/renderer/routes.js';
 import { RendererReadsService } from './modules/renderer/service.js';
 import { installRevalidation } from './modules/revalidation/install.js';
+import { contentSearchRoutes } from './modules/search/content-routes.js';
+import { ContentSearchService } from './modules/search/content-search.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { SearchService } from './modules/search/service.js';
 import { ShareLinksRepository } from './modules/share-links/repository.js';
@@ -108,6 +110,8 @@ import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
 import { TeamsService } from './modules/teams/service.js';
 import { themeRoutes } from './modules/theme/routes.js';
+import { ContentByUrlService } from './modules/urls/content-by-url.js';
+import { contentUrlRoutes } from './modules/urls/content-url-routes.js';
 import { urlRoutes } from './modules/urls/routes.js';
 import { UrlLookupService } from './modules/urls/service.js';
 import { PublishingAuthRepository } from './modules/visitor-auth/repository.js';
@@ -221,6 +225,15 @@ export function buildServices(
     publishingAuth,
     siteTokens,
     publicUrl: config.publicUrl,
+  });
+  const contentByUrl = new ContentByUrlService({
+    baseUrl: config.baseUrl,
+    publicUrl: config.publicUrl,
+    published: publishedRepository,
+    shareLinks,
+    spaces,
+    content,
+    changeRequests,
   });
   const redirects = new RedirectsService(db, new RedirectsRepository(db), {
     requireSite: (organizationId, siteId) => sites.requireSite(organizationId, siteId),
@@ -341,6 +354,7 @@ export function buildServices(
     siteTokens,
     siteTokenGate,
     urlLookup,
+    contentByUrl,
     rendererReads,
     redirects,
     published,
@@ -583,9 +597,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(publishingPreviewRoutes, {
         previews: services.publishingPreviews,
       });
-      await v1.register(urlRoutes, { lookup: services.urlLookup });
+      await v1.register(urlRoutes, { lookup: services.urlLookup, urls: services.urls });
+      await v1.register(contentUrlRoutes, { byUrl: services.contentByUrl });
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });
+      await v1.register(contentSearchRoutes, {
+        contentSearch: new ContentSearchService(services.search, services.spaces),
+      });
       await v1.register(fileRoutes, { files: services.files, content: services.content });
       await v1.register(gitSyncRoutes, {
         gitSync: services.gitSync,

@@ -120,6 +120,8 @@ export const AREAS = {
     'getRevisionSemanticChanges',
   ],
   hostnames: ['getCustomHostname', 'dnsRevalidateCustomHostname', 'removeCustomHostname'],
+  search: ['searchSpaceContent', 'searchOrganizationContent'],
+  urls: ['getPublishedContentByUrl', 'getContentByUrl'],
   renderer: [
     'resolvePublishedContentByUrl',
     'getPublishedContentSite',

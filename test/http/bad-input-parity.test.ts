@@ -144,8 +144,12 @@ describe(`list cursors are decoded and checked before any query (${BACKEND})`, (
     /\/(revisions|site-spaces|sections|section-groups)$/.test(path);
 
   test('every paginated list: 400 for a forged cursor, 200 for one of the right type', async () => {
+    // The searches' cursors are positions in a ranking, not keyset cursors: tested below.
     const lists = operations.filter(
-      (op) => op.method === 'get' && op.parameters.some((p) => p.name === 'page'),
+      (op) =>
+        op.method === 'get' &&
+        op.parameters.some((p) => p.name === 'page') &&
+        !op.path.endsWith('/search'),
     );
     assert.ok(lists.length >= 15, `paginated lists found (${lists.length})`);
     for (const { path } of lists) {
@@ -203,6 +207,14 @@ describe(`list cursors are decoded and checked before any query (${BACKEND})`, (
     for (const page of [rawCursor('o1\u0000'), rawCursor('o99999999999'), 'garbage!']) {
       const got = await answer('POST', `${search}?page=${page}`, { query: 'welcome' });
       assert.equal(got.status, 400, `${page}: ${got.message}`);
+    }
+    // The space's and the organization's search (searchSpaceContent, searchOrganizationContent).
+    for (const path of ['/v1/spaces/{spaceId}/search', '/v1/orgs/{organizationId}/search']) {
+      for (const page of [rawCursor('o1\u0000'), rawCursor('o99999999999'), 'garbage!']) {
+        const got = await answer('GET', `${filled(path, ids)}?query=welcome&page=${page}`);
+        assert.equal(got.status, 400, `${path} ${page}: ${got.message}`);
+        assert.match(got.message, /^querystring\.page /);
+      }
     }
   });
 });

@@ -724,6 +724,12 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `/v1/orgs/${t.orgId}/spaces` }),
   },
   {
+    operationId: 'searchOrganizationContent',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/search?query=welcome` }),
+  },
+  {
     operationId: 'deleteSpaceById',
     method: 'DELETE',
     success: 205,
@@ -785,6 +791,12 @@ const OPERATIONS: Operation[] = [
     method: 'GET',
     success: 200,
     call: async () => ({ url: `${content()}/content` }),
+  },
+  {
+    operationId: 'searchSpaceContent',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/search?query=welcome` }),
   },
   {
     operationId: 'getRevisionById',
@@ -1280,6 +1292,25 @@ const OPERATIONS: Operation[] = [
     call: async () => ({
       url: '/v1/urls/published',
       payload: { url: 'http://livery.test/s/no-such-site' },
+    }),
+  },
+  {
+    operationId: 'getPublishedContentByUrl',
+    method: 'GET',
+    // As its POST form: an address naming no published site is a 404 for everyone.
+    success: 404,
+    call: async () => ({
+      url: `/v1/urls/published?url=${encodeURIComponent('http://livery.test/s/no-such-site')}`,
+    }),
+  },
+  {
+    operationId: 'getContentByUrl',
+    method: 'GET',
+    // The path names no organization: a URL naming no space is the same 404 for everyone
+    // (test/http/urls-content.test.ts checks a stranger's 404 for a space that exists).
+    success: 404,
+    call: async () => ({
+      url: `/v1/urls/content?url=${encodeURIComponent('http://livery.test/v1/spaces/space_none')}`,
     }),
   },
   // Site redirect rules: each call makes its own source, so allowed calls never collide.

@@ -169,6 +169,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   },
 
   listSpacesInOrganizationById: p('read', 'space:read'),
+  searchOrganizationContent: p(
+    'read',
+    'space:read',
+    "every space's current revision, as listSpacesInOrganizationById lists them; GitBook 0.202 names the OAuth scope organization:search, which Livery has not: the answer is the spaces' content",
+  ),
   deleteSpaceById: p('admin', 'space:write'),
   listSpacesForUser: p(
     null,
@@ -191,6 +196,11 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   listSpacePageMetaLinks: renderer(p('read', 'space:read')),
   getDocumentById: p('read', 'space:read'),
   getRevisionSemanticChanges: p('read', 'space:read'),
+  searchSpaceContent: p(
+    'read',
+    'space:read',
+    "the space's current revision, published or not: what a member reads in it",
+  ),
 
   // Files and reusable contents (docs/git-sync.md).
   listFiles: p('read', 'space:read'),
@@ -301,6 +311,16 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     null,
     null,
     'any API token: what it answers, a published URL already shows; closed sites need their credential',
+  ),
+  getPublishedContentByUrl: p(
+    null,
+    null,
+    'deprecated GET form of resolvePublishedContentByUrl: as it',
+  ),
+  getContentByUrl: p(
+    null,
+    'space:read',
+    'the path names no organization: the service checks role read in the organization of the space the URL names, else 404 (docs/api.md, "Resolving URLs")',
   ),
   updateSiteById: p('admin', 'site:write'),
   deleteSiteById: p('admin', 'site:write'),

@@ -64,6 +64,8 @@ export interface FoundSection {
 export interface FoundPage {
   /** Which of `keys` it was found in. */
   space: number;
+  /** Its position in its space's reading order: the ranking's tie-break (merge.ts). */
+  order: number;
   id: string;
   title: string;
   description: string;
@@ -99,6 +101,7 @@ export function find({ keys, text, offset, limit }: FindInput): FindAnswer {
     }));
     return {
       space,
+      order: hit.order,
       id,
       title,
       description,

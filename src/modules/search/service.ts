@@ -3,8 +3,12 @@ import { AppError, badRequest } from '../../errors.js';
 import type { Urls } from '../../urls.js';
 import type { Workers } from '../../workers/index.js';
 import type { ContentService } from '../content/service.js';
+import type { Revision } from '../content/storage/revisions.js';
+import type { Tree } from '../content/tree.js';
 import type { PublishedVariant } from '../published/repository.js';
 import type { SitesService } from '../sites/service.js';
+import { decodeOffset, encodeOffset } from './cursor.js';
+import { mergeParts, partsOf } from './merge.js';
 import type {
   SearchPageResult,
   SearchResults,
@@ -18,9 +22,15 @@ import { parseQuery } from './text.js';
 
 export const DEFAULT_RESULTS = 20;
 
-/** A page found, with the variant it was found in. */
-export interface VariantHit {
-  variant: PublishedVariant;
+/** What a search covers: a space, and the title its results give it. */
+export interface SearchedSpace {
+  spaceId: string;
+  spaceTitle: string;
+}
+
+/** A page found, with the space (a site's variant, for a site) it was found in. */
+export interface SpaceHit<S extends SearchedSpace = PublishedVariant> {
+  variant: S;
   page: FoundPage;
 }
 
@@ -29,6 +39,31 @@ const BATCH_CHARS = 4 * 1024 * 1024;
 /** A query waits this long for the search thread; building an index, longer. */
 const QUERY_MS = 10_000;
 const INDEX_MS = 120_000;
+/**
+ * The estimated index size searched at once: half of what the search thread keeps
+ * (search-thread.ts), so that a part's indexes stay while it is searched, with room for others.
+ */
+const PART_BYTES = 32 * 1024 * 1024;
+/** An index is about five times the size of its Markdown (docs/search.md). */
+const INDEX_PER_CHAR = 5;
+const estimates = new WeakMap<Revision, number>();
+
+/** The estimated size of a revision's index, by its Markdown (kept: revisions never change). */
+function indexEstimate(revision: Revision): number {
+  let bytes = estimates.get(revision);
+  if (bytes === undefined) {
+    bytes = 0;
+    const visit = (pages: Tree) => {
+      for (const page of pages) {
+        bytes = (bytes as number) + (page.markdown?.length ?? 0) * INDEX_PER_CHAR;
+        visit(page.pages);
+      }
+    };
+    visit(revision.pages);
+    estimates.set(revision, bytes);
+  }
+  return bytes;
+}
 
 /**
  * Full-text search of a site's published content (docs/search.md): `searchSiteContent` for API
@@ -70,23 +105,47 @@ export class SearchService {
   }
 
   /**
-   * The pages of `variants` matching `text`, ranked across variants (a space shown by two
-   * variants is searched once), `limit` of them from `offset`, and how many there are.
+   * The pages of `spaces` matching `text`, ranked across them (a space given twice, as by two
+   * variants, is searched once), `limit` of them from `offset`, and how many there are. Spaces
+   * whose indexes would not fit in the search thread's memory together are searched in parts
+   * (merge.ts), one part after the other, with the same ranking.
    */
-  async search(
-    variants: readonly PublishedVariant[],
+  async search<S extends SearchedSpace>(
+    spaces: readonly S[],
     text: string,
     offset = 0,
     limit = DEFAULT_RESULTS,
-  ): Promise<{ count: number; hits: VariantHit[] }> {
+  ): Promise<{ count: number; hits: SpaceHit<S>[] }> {
     if (parseQuery(text).terms.length === 0) return { count: 0, hits: [] };
-    const searched: PublishedVariant[] = [];
-    for (const variant of variants) {
-      if (!searched.some((v) => v.spaceId === variant.spaceId)) searched.push(variant);
+    const searched: S[] = [];
+    for (const space of spaces) {
+      if (!searched.some((s) => s.spaceId === space.spaceId)) searched.push(space);
     }
     const revisions = await Promise.all(
-      searched.map((v) => this.deps.content.revisionFor(v.spaceId, { kind: 'space' })),
+      searched.map((s) => this.deps.content.revisionFor(s.spaceId, { kind: 'space' })),
     );
+    const parts = partsOf(revisions.map(indexEstimate), PART_BYTES);
+    let found: { count: number; pages: FoundPage[] };
+    if (parts.length === 1) found = await this.find(revisions, text, offset, limit);
+    else {
+      const answers = [];
+      for (const { first, end } of parts) {
+        const part = await this.find(revisions.slice(first, end), text, 0, offset + limit);
+        answers.push({ first, ...part });
+      }
+      found = mergeParts(answers, offset, limit);
+    }
+    const hits = found.pages.map((page) => ({ variant: searched[page.space] as S, page }));
+    return { count: found.count, hits };
+  }
+
+  /** One search thread query over `revisions`, sending the indexes it lacks. */
+  private async find(
+    revisions: readonly Revision[],
+    text: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ count: number; pages: FoundPage[] }> {
     const keys = revisions.map((revision) => `${revision.spaceId}\u0000${revision.id}`);
     // A thread that restarted between sending and asking lacks the index again: send it again.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -95,13 +154,7 @@ export class SearchService {
         { keys, text, offset, limit },
         QUERY_MS,
       );
-      if ('pages' in answer) {
-        const hits = answer.pages.map((page) => ({
-          variant: searched[page.space] as PublishedVariant,
-          page,
-        }));
-        return { count: answer.count, hits };
-      }
+      if ('pages' in answer) return answer;
       await Promise.all(
         answer.missing.map((key) => {
           const revision = revisions[keys.indexOf(key)];
@@ -143,7 +196,7 @@ export class SearchService {
   }
 
   /** One page of results as GitBook's list: grouped by space in rank order, ranks kept. */
-  private grouped(hits: readonly VariantHit[], offset: number): SearchSpaceResult[] {
+  grouped(hits: readonly SpaceHit<SearchedSpace>[], offset: number): SearchSpaceResult[] {
     const spaces = new Map<string, SearchSpaceResult>();
     hits.forEach(({ variant, page }, i) => {
       let space = spaces.get(variant.spaceId);
@@ -162,7 +215,7 @@ export class SearchService {
     return [...spaces.values()];
   }
 
-  private pageResult(spaceId: string, page: FoundPage, rank: number): SearchPageResult {
+  pageResult(spaceId: string, page: FoundPage, rank: number): SearchPageResult {
     const app = `${this.deps.urls.space(spaceId)}/content/page/${page.id}`;
     return {
       id: page.id,
@@ -197,15 +250,4 @@ function requirePublished(site: SiteRow): void {
       `The site ${JSON.stringify(site.id)} is not published: only published sites are searched`,
     );
   }
-}
-
-/** Cursors are positions in the ranked results: a later page of a changed site may shift. */
-const encodeOffset = (offset: number) => Buffer.from(`o${offset}`).toString('base64url');
-
-function decodeOffset(page: string | undefined): number {
-  if (page === undefined) return 0;
-  const match = /^o(\d{1,9})$/.exec(Buffer.from(page, 'base64url').toString('utf8'));
-  if (match === null)
-    throw badRequest('querystring.page is not a page cursor returned by this search');
-  return Number(match[1]);
 }

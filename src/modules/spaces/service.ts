@@ -188,6 +188,22 @@ export class SpacesService {
   }
 
   /**
+   * Every space of an organization, oldest first, as the organization's search covers them
+   * (searchOrganizationContent, docs/search.md): read a page of the list at a time.
+   */
+  async allInOrganization(organizationId: string): Promise<{ id: string; title: string }[]> {
+    const all: { id: string; title: string }[] = [];
+    let cursor: PageRequest['cursor'];
+    for (;;) {
+      const { rows } = await this.repo.listInOrganization(organizationId, { cursor, limit: 1000 });
+      for (const row of rows.slice(0, 1000)) all.push({ id: row.id, title: row.title });
+      const last = rows[999];
+      if (rows.length <= 1000 || last === undefined) return all;
+      cursor = { key: last.created_at, id: last.id };
+    }
+  }
+
+  /**
    * Presents spaces read together: their change-request counters and languages are loaded in
    * two queries for all of them, then each is presented for the role given.
    */

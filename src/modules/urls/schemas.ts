@@ -46,6 +46,21 @@ export const LookupBodySchema = Type.Object(
 );
 export type LookupBody = Static<typeof LookupBodySchema>;
 
+/** getPublishedContentByUrl: the deprecated GET form of the same lookup, in its query. */
+export const LookupQuerySchema = Type.Object(
+  {
+    url: LookupBodySchema.properties.url,
+    visitorAuthToken: Type.Optional(
+      Type.String({
+        maxLength: 8192,
+        description: "A visitor token, signed with the site's visitor-authentication key",
+      }),
+    ),
+    redirectOnError: LookupBodySchema.properties.redirectOnError,
+  },
+  { additionalProperties: false },
+);
+
 const content = Type.Object(
   {
     site: Type.String(),

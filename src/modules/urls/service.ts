@@ -14,7 +14,11 @@ export interface LookupInput {
   url: string;
   redirectOnError?: boolean | undefined;
   visitor?: { jwtToken?: string | undefined; type?: 'human' | 'agent' | undefined } | undefined;
+  /** How the request names the URL and the visitor's token (the GET form: its query's names). */
+  names?: { url: string; jwtToken: string } | undefined;
 }
+
+const BODY_NAMES = { url: 'body.url', jwtToken: 'visitor.jwtToken' };
 
 export type Lookup =
   | {
@@ -99,7 +103,7 @@ export class UrlLookupService {
     try {
       url = new URL(input.url);
     } catch {
-      throw badRequest('body.url: not an absolute URL');
+      throw badRequest(`${(input.names ?? BODY_NAMES).url}: not an absolute URL`);
     }
     const { published } = this.deps;
     // A site's custom hostname (docs/sites.md): the site at the root of that host.
@@ -202,14 +206,15 @@ export class UrlLookupService {
       }
     }
     const fallback = await publishingAuth.fallbackURL(siteId);
+    const named = (input.names ?? BODY_NAMES).jwtToken;
     // No token at all: the visitor has to sign in. A refused one: only when the caller asks.
     const redirect = fallback !== undefined && (token === undefined || input.redirectOnError);
     if (!redirect) {
       throw new AppError(
         401,
         token === undefined
-          ? 'This site needs visitor authentication: send visitor.jwtToken'
-          : 'visitor.jwtToken is not valid for this site (signature, audience or expiry)',
+          ? `This site needs visitor authentication: send ${named}`
+          : `${named} is not valid for this site (signature, audience or expiry)`,
       );
     }
     const target = new URL(fallback);
