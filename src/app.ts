@@ -21,6 +21,8 @@ import { installValidators } from './http/validation.js';
 import { installAccessControl, installPermissions } from './modules/access/auth.js';
 import { principalOf } from './modules/access/permission-checks.js';
 import { installSiteTokenAnswers } from './modules/access/site-token-answers.js';
+import { auditEventRoutes } from './modules/audit/event-routes.js';
+import { AuditEventsService } from './modules/audit/events.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { AuditService } from './modules/audit/service.js';
@@ -182,7 +184,9 @@ export function buildServices(
   const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
   const customization = new CustomizationService(customizationRepository);
   const customizationHistory = new CustomizationHistoryService(customizationRepository);
-  const audit = new AuditService(new AuditRepository(db), config.auditLogKeepDays);
+  const auditRepository = new AuditRepository(db);
+  const audit = new AuditService(auditRepository, config.auditLogKeepDays);
+  const auditEvents = new AuditEventsService(auditRepository, audit, urls);
   const tokens = new TokensService(identity, urls);
   const members = new MembersService(new MembersRepository(db), identity, spaces);
   const teams = new TeamsService(new TeamsRepository(db), members);
@@ -325,6 +329,7 @@ export function buildServices(
     filesRepository,
     contentRepository,
     audit,
+    auditEvents,
     studioSessions,
     siteTokenKeys,
     siteTokens,
@@ -511,6 +516,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(membersRoutes, { members: services.members });
       await v1.register(teamsRoutes, { teams: services.teams, urls: services.urls });
       await v1.register(auditRoutes, { audit: services.audit });
+      await v1.register(auditEventRoutes, { events: services.auditEvents });
       await v1.register(invitesRoutes, { invites: services.invites, identity: services.identity });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {

@@ -85,6 +85,9 @@ export const AREAS = {
     'getOrganizationInviteLink',
     'updateOrganizationInviteById',
     'deleteOrganizationInviteById',
+    'listOrganizationAuditEvents',
+    'getOrganizationAuditEvent',
+    'listOrganizationAuditEventActions',
   ],
   content: [
     'createSpace',

@@ -134,6 +134,13 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'organization:read',
     "Livery's audit log: it names every member's actions (docs/history.md)",
   ),
+  listOrganizationAuditEvents: p(
+    'admin',
+    'organization:read',
+    "GitBook's audit events: organization administrators only, as 0.202 says",
+  ),
+  getOrganizationAuditEvent: p('admin', 'organization:read'),
+  listOrganizationAuditEventActions: p('admin', 'organization:read'),
   createOrganizationTeam: p('admin', 'organization:members:write'),
   getTeamInOrganizationById: p('read', 'organization:members:read'),
   updateTeamInOrganizationById: p('admin', 'organization:members:write'),
