@@ -46,6 +46,8 @@ import { gitWebhookRoutes } from './modules/git-sync/links/webhook-route.js';
 import { gitSyncRoutes } from './modules/git-sync/routes.js';
 import { GitSyncService } from './modules/git-sync/service.js';
 import { GitExportService } from './modules/git-sync/sync/service.js';
+import { organizationRoutes } from './modules/identity/organization-routes.js';
+import { OrganizationsService } from './modules/identity/organizations.js';
 import { IdentityRepository } from './modules/identity/repository.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
@@ -187,6 +189,7 @@ export function buildServices(
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, config.auditLogKeepDays);
   const auditEvents = new AuditEventsService(auditRepository, audit, urls);
+  const organizations = new OrganizationsService(db, identity);
   const tokens = new TokensService(identity, urls);
   const members = new MembersService(new MembersRepository(db), identity, spaces);
   const teams = new TeamsService(new TeamsRepository(db), members);
@@ -330,6 +333,7 @@ export function buildServices(
     contentRepository,
     audit,
     auditEvents,
+    organizations,
     studioSessions,
     siteTokenKeys,
     siteTokens,
@@ -512,6 +516,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         route.schema = { ...route.schema, security: [{ user: [] }] };
       });
       await v1.register(identityRoutes, { identity: services.identity });
+      await v1.register(organizationRoutes, {
+        organizations: services.organizations,
+        urls: services.urls,
+      });
       await v1.register(tokenRoutes, { tokens: services.tokens });
       await v1.register(membersRoutes, { members: services.members });
       await v1.register(teamsRoutes, { teams: services.teams, urls: services.urls });

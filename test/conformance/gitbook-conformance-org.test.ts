@@ -296,6 +296,37 @@ describe('GitBook conformance: users, organizations, members, teams, invites', (
     c.assertConforms();
   });
 
+  test('organizations: create, update, 400 on what Livery cannot honour', async () => {
+    const created = await c.call(
+      'createOrganization',
+      { method: 'POST', url: '/v1/orgs', payload: { title: 'Created org', emailDomains: [] } },
+      { status: 201 },
+    );
+    const orgId = json(created.body).id as string;
+    c.check(() => assert.equal(created.headers.location, `http://livery.test/v1/orgs/${orgId}`));
+    const updated = await c.call(
+      'updateOrganizationById',
+      {
+        method: 'PATCH',
+        url: `/v1/orgs/${orgId}`,
+        payload: { title: 'Renamed org', sso: false, inviteLinks: true },
+      },
+      { status: 200 },
+    );
+    c.check(() => assert.equal(json(updated.body).title, 'Renamed org'));
+    await c.call(
+      'updateOrganizationById',
+      { method: 'PATCH', url: `/v1/orgs/${orgId}`, payload: { sso: true } },
+      { status: 400 },
+    );
+    await c.call(
+      'updateOrganizationById',
+      { method: 'PATCH', url: `/v1/orgs/${orgId}`, payload: { title: 7 } },
+      { status: 400, invalidBody: true },
+    );
+    c.assertConforms();
+  });
+
   test('summary: every operation of the area judged, with its statuses', () => {
     console.log(c.report('users, organizations, members, teams, invites'));
     assertCoverage(c, 'org');

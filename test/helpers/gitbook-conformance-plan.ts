@@ -88,6 +88,8 @@ export const AREAS = {
     'listOrganizationAuditEvents',
     'getOrganizationAuditEvent',
     'listOrganizationAuditEventActions',
+    'createOrganization',
+    'updateOrganizationById',
   ],
   content: [
     'createSpace',

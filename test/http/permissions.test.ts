@@ -1620,6 +1620,22 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `/v1/orgs/${t.orgId}/audit-log` }),
   },
   {
+    operationId: 'createOrganization',
+    method: 'POST',
+    success: 201,
+    alsoNeeds: 'admin',
+    alsoNeedsMessage:
+      'Creating an organization needs the admin role in at least one organization of this server',
+    nonMemberStatus: 403,
+    call: async () => ({ url: '/v1/orgs', payload: { title: 'Another organization' } }),
+  },
+  {
+    operationId: 'updateOrganizationById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}`, payload: { title: 'Test organization' } }),
+  },
+  {
     operationId: 'listOrganizationAuditEvents',
     method: 'GET',
     success: 200,

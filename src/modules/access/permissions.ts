@@ -18,6 +18,7 @@ export type OrgRole = (typeof ORG_ROLES)[number];
 export const SCOPES = [
   'user:read',
   'organization:read',
+  'organization:write',
   'organization:members:read',
   'organization:members:write',
   'space:read',
@@ -90,6 +91,12 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getAuthenticatedUser: p(null, 'user:read'),
   listOrganizationsForAuthenticatedUser: p(null, 'organization:read'),
   getOrganizationById: p('guest', 'organization:read'),
+  createOrganization: p(
+    null,
+    'organization:write',
+    'a user who is an admin of at least one organization of the server (checked by the service); they become its admin',
+  ),
+  updateOrganizationById: p('admin', 'organization:write'),
   listUserTokens: { role: null, scope: null, unscopedOnly: true },
   createUserToken: { role: null, scope: null, unscopedOnly: true },
   getUserTokenById: { role: null, scope: null, unscopedOnly: true },

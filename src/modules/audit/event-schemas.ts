@@ -16,7 +16,7 @@ const AuditEventActorSchema = Type.Object(
 const AuditEventTargetSchema = Type.Object(
   {
     type: Type.String({
-      description: 'site, site-space, share-link, user, invite, team or api-token',
+      description: 'site, site-space, share-link, user, invite, team, api-token or organization',
     }),
     id: Type.String({ description: 'Stable identifier of the affected resource' }),
   },

@@ -87,6 +87,11 @@ export const GITBOOK_AUDIT_ACTIONS: Readonly<Record<AuditAction, GitBookActionMa
   ),
   'api-token.created': none('Created API token'),
   'api-token.revoked': none('Revoked API token'),
+  'organization.created': none('Created organization'),
+  'organization.updated': documented(
+    'organization.settings.updated',
+    'Updated organization settings',
+  ),
 };
 
 /** The action name an entry recorded as `action` has in GitBook's audit events. */
