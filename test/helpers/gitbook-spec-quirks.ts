@@ -331,7 +331,7 @@ export const NOT_IMPLEMENTED_0202_INPUTS: readonly NotImplementedInput[] = [
     'createOrganization',
     'onboardingPreferences',
     [],
-    'Livery creates no default site',
+    'Livery has no default site to apply onboarding preferences to',
   ),
   notImplemented(
     'updateOrganizationById',
@@ -350,7 +350,12 @@ export const NOT_IMPLEMENTED_0202_INPUTS: readonly NotImplementedInput[] = [
   notImplemented('updateOrganizationById', 'logo', [null], 'Livery has no organization logo'),
   notImplemented('updateOrganizationById', 'sso', [false], 'Livery has no SSO'),
   notImplemented('updateOrganizationById', 'ai', [false], 'Livery has no AI features'),
-  notImplemented('updateOrganizationById', 'inviteLinks', [true], 'Livery always has invite links'),
+  notImplemented(
+    'updateOrganizationById',
+    'inviteLinks',
+    [true],
+    'Livery has no way to turn invite links off',
+  ),
   notImplemented(
     'updateOrganizationById',
     'mergeRules',

@@ -37,7 +37,7 @@ export const ORGANIZATION_INPUTS = {
   inviteLinks: {
     field: 'inviteLinks',
     accepted: [true],
-    reason: 'Livery always has invite links (only admins create them)',
+    reason: 'Livery has no way to turn invite links off (only admins create them)',
   },
   mergeRules: {
     field: 'mergeRules',
@@ -47,7 +47,7 @@ export const ORGANIZATION_INPUTS = {
   onboardingPreferences: {
     field: 'onboardingPreferences',
     accepted: [],
-    reason: 'Livery creates no default site, so it has no onboarding preferences to apply',
+    reason: 'Livery has no default site to apply onboarding preferences to',
   },
 } as const satisfies Record<string, UnsupportedInput>;
 
