@@ -82,6 +82,23 @@ before(async () => {
     url: `/v1/orgs/${t.orgId}/teams/${teamId}`,
     payload: { title: 'Renamed' },
   });
+  // One link invite and one email invite: one Livery action, two GitBook names.
+  expectStatus(
+    await t.request({
+      method: 'POST',
+      url: `/v1/orgs/${t.orgId}/link-invites`,
+      payload: { role: 'edit' },
+    }),
+    201,
+  );
+  expectStatus(
+    await t.request({
+      method: 'POST',
+      url: `/v1/orgs/${t.orgId}/invites`,
+      payload: { emails: ['invited@example.com'], role: 'read' },
+    }),
+    200,
+  );
   const log = expectStatus(
     await t.request({ method: 'GET', url: `/v1/orgs/${t.orgId}/audit-log?limit=1000` }),
     200,
@@ -104,7 +121,7 @@ describe('listOrganizationAuditEvents', () => {
       assert.match(event.id, UUID);
       assert.equal(event.object, 'audit-event');
       assert.equal(event.occurredAt, entry.at);
-      assert.equal(event.action, gitbookActionOf(entry.action));
+      assert.equal(event.action, gitbookActionOf(entry.action, entry.details));
       assert.deepEqual(event.actor, { type: 'user', id: entry.actor.user });
       assert.equal(event.source, 'api');
       assert.deepEqual(event.target, { type: entry.target.kind, id: entry.target.id });
@@ -127,6 +144,11 @@ describe('listOrganizationAuditEvents', () => {
       [{ action: 'organization.custom-font.created' }, () => false],
       // An action without a GitBook equivalent keeps its Livery name.
       [{ action: 'member.role.changed' }, (e) => e.action === 'member.role.changed'],
+      [
+        { action: 'organization.link-invite.created' },
+        (e) => e.action === 'organization.link-invite.created',
+      ],
+      [{ action: 'invite.created' }, (e) => e.action === 'invite.created'],
       [{ actor: admin.id }, (e) => e.actor.id === admin.id],
       [{ target: teamId }, (e) => e.target.id === teamId],
       [{ from: middle.occurredAt }, (e) => e.occurredAt >= middle.occurredAt],
@@ -147,6 +169,9 @@ describe('listOrganizationAuditEvents', () => {
       assert.equal((await events(query)).count, expected.length, JSON.stringify(query));
     }
     assert.ok(all.filter((e) => e.actor.id === admin.id).length > 0);
+    for (const name of ['organization.link-invite.created', 'invite.created']) {
+      assert.equal(all.filter((e) => e.action === name).length, 1, name);
+    }
   });
 
   test('bad inputs: 400s naming the field', async () => {

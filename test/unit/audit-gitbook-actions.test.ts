@@ -36,21 +36,46 @@ test('a Livery name shown as is never collides with a GitBook name of another ac
 });
 
 test('the names and the action filter agree', () => {
-  const cases: [string, string[]][] = [
-    ['organization.team.created', ['team.created']],
-    ['organization.team.member-updated', ['team.member.changed']],
-    ['site.redirect.created', ['site.redirect.created']],
-    ['site.created', ['site.created']],
+  const cases: [string, object[]][] = [
+    ['organization.team.created', [{ action: 'team.created' }]],
+    ['organization.team.member-updated', [{ action: 'team.member.changed' }]],
+    ['site.redirect.created', [{ action: 'site.redirect.created' }]],
+    ['site.created', [{ action: 'site.created' }]],
+    ['organization.link-invite.created', [{ action: 'invite.created', kind: 'link' }]],
+    ['invite.created', [{ action: 'invite.created', notKind: 'link' }]],
     ['team.created', []],
     ['organization.custom-font.created', []],
   ];
-  for (const [name, actions] of cases) assert.deepEqual(liveryActionsOf(name), actions, name);
+  for (const [name, matches] of cases) assert.deepEqual(liveryActionsOf(name), matches, name);
+  // Every entry's name leads back to it, whatever its kind.
   for (const action of Object.keys(AUDIT_ACTIONS)) {
-    assert.ok(liveryActionsOf(gitbookActionOf(action)).includes(action), action);
+    for (const kind of [undefined, 'link', 'email']) {
+      const details = kind === undefined ? {} : { kind };
+      const found = liveryActionsOf(gitbookActionOf(action, details)).filter(
+        (m) =>
+          m.action === action &&
+          (m.kind === undefined || m.kind === kind) &&
+          (m.notKind === undefined || m.notKind !== kind),
+      );
+      assert.equal(found.length, 1, `${action} ${kind}`);
+    }
   }
+  assert.equal(
+    gitbookActionOf('invite.created', { kind: 'link' }),
+    'organization.link-invite.created',
+  );
+  assert.equal(gitbookActionOf('invite.created', { kind: 'email' }), 'invite.created');
   assert.equal(gitbookActionOf('an.unknown.action'), 'an.unknown.action');
   const listed = gitbookActionList().map((a) => a.id);
-  assert.deepEqual(listed, [...new Set(Object.keys(AUDIT_ACTIONS).map(gitbookActionOf))].sort());
+  const names = Object.keys(AUDIT_ACTIONS).flatMap((action) => [
+    gitbookActionOf(action),
+    gitbookActionOf(action, { kind: 'link' }),
+  ]);
+  assert.deepEqual(listed, [...new Set(names)].sort());
+  // A kind is matched in the details' JSON text (repository.ts): it must not hold LIKE's wildcards.
+  for (const mapping of Object.values(GITBOOK_AUDIT_ACTIONS)) {
+    if (mapping.byKind) assert.match(mapping.byKind.kind, /^[a-z-]+$/);
+  }
 });
 
 test('docs/history.md shows the mapping as the code has it', () => {

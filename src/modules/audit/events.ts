@@ -68,7 +68,7 @@ export class AuditEventsService {
       object: 'audit-event',
       id,
       occurredAt: entry.at,
-      action: gitbookActionOf(entry.action),
+      action: gitbookActionOf(entry.action, entry.details),
       actor: { type: 'user', id: entry.actor.user },
       source: 'api',
       target: { type: entry.target.kind, id: entry.target.id },

@@ -11,6 +11,8 @@ import type { AuditAction } from './actions.js';
  *   "Audit log actions"; 0.202's spec has no enum of them), `inferred` when it follows that list's
  *   naming of the same family but was not seen on it.
  * - `label`: the human-readable label `listOrganizationAuditEventActions` answers.
+ * - `byKind`: entries whose `details.kind` is `kind` have this name instead (`invite.created`
+ *   records email and link invites; GitBook names link invites only).
  *
  * Keyed by every action of AUDIT_ACTIONS: a new action without an entry fails the typecheck and
  * test/unit/audit-gitbook-actions.test.ts (an entry may say `gitbook: null` explicitly).
@@ -19,6 +21,17 @@ export interface GitBookActionMapping {
   gitbook: string | null;
   basis?: 'documented' | 'inferred';
   label: string;
+  byKind?: { kind: string; gitbook: string; basis: 'documented' | 'inferred'; label: string };
+}
+
+/**
+ * Which entries a name stands for: an action, and for an action split by kind, the entries whose
+ * `details.kind` is (`kind`) or is not (`notKind`) the split's.
+ */
+export interface ActionMatch {
+  action: string;
+  kind?: string;
+  notKind?: string;
 }
 
 const none = (label: string): GitBookActionMapping => ({ gitbook: null, label });
@@ -57,8 +70,16 @@ export const GITBOOK_AUDIT_ACTIONS: Readonly<Record<AuditAction, GitBookActionMa
   'member.added': none('Added organization member'),
   'member.removed': none('Removed organization member'),
   // Email and link invites are one Livery action; GitBook's organization.link-invite.created
-  // names link invites only, so neither name would be true of every entry.
-  'invite.created': none('Created organization invite'),
+  // names link invites only: the entries are told apart by their details' kind.
+  'invite.created': {
+    ...none('Created organization email invite'),
+    byKind: {
+      kind: 'link',
+      gitbook: 'organization.link-invite.created',
+      basis: 'documented',
+      label: 'Created organization invite link',
+    },
+  },
   // Only link invites can be updated or deleted (updateOrganizationInviteById,
   // deleteOrganizationInviteById).
   'invite.updated': documented(
@@ -94,21 +115,36 @@ export const GITBOOK_AUDIT_ACTIONS: Readonly<Record<AuditAction, GitBookActionMa
   ),
 };
 
-/** The action name an entry recorded as `action` has in GitBook's audit events. */
-export function gitbookActionOf(action: string): string {
-  return GITBOOK_AUDIT_ACTIONS[action as AuditAction]?.gitbook ?? action;
+/** The action name an entry recorded as `action` with `details` has in GitBook's audit events. */
+export function gitbookActionOf(action: string, details?: Record<string, unknown>): string {
+  const mapping = GITBOOK_AUDIT_ACTIONS[action as AuditAction];
+  if (mapping?.byKind !== undefined && details?.kind === mapping.byKind.kind) {
+    return mapping.byKind.gitbook;
+  }
+  return mapping?.gitbook ?? action;
 }
 
-/** The Livery actions shown as `name` (the `action` filter of listOrganizationAuditEvents). */
-export function liveryActionsOf(name: string): string[] {
-  return Object.keys(GITBOOK_AUDIT_ACTIONS).filter((action) => gitbookActionOf(action) === name);
+/** The entries shown as `name` (the `action` filter of listOrganizationAuditEvents). */
+export function liveryActionsOf(name: string): ActionMatch[] {
+  const matches: ActionMatch[] = [];
+  for (const [action, mapping] of Object.entries(GITBOOK_AUDIT_ACTIONS)) {
+    const split = mapping.byKind;
+    if (split === undefined) {
+      if ((mapping.gitbook ?? action) === name) matches.push({ action });
+      continue;
+    }
+    if (split.gitbook === name) matches.push({ action, kind: split.kind });
+    if ((mapping.gitbook ?? action) === name) matches.push({ action, notKind: split.kind });
+  }
+  return matches;
 }
 
 /** Every action name an audit event can carry, with its label, in name order. */
 export function gitbookActionList(): { id: string; label: string }[] {
   const byId = new Map<string, string>();
   for (const [action, mapping] of Object.entries(GITBOOK_AUDIT_ACTIONS)) {
-    byId.set(gitbookActionOf(action), mapping.label);
+    byId.set(mapping.gitbook ?? action, mapping.label);
+    if (mapping.byKind !== undefined) byId.set(mapping.byKind.gitbook, mapping.byKind.label);
   }
   return [...byId].map(([id, label]) => ({ id, label })).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
@@ -120,7 +156,12 @@ export function renderGitBookActionTable(): string {
       mapping.gitbook === null
         ? 'no GitBook equivalent known: shown as the Livery name'
         : `\`${mapping.gitbook}\`${mapping.basis === 'inferred' ? ' (inferred)' : ''}`;
-    return `| \`${action}\` | ${gitbook} | ${mapping.label} |`;
+    const split = mapping.byKind;
+    const row =
+      split === undefined
+        ? `| \`${action}\` | ${gitbook} | ${mapping.label} |`
+        : `| \`${action}\` | \`${split.gitbook}\` when \`details.kind\` is \`${split.kind}\`, otherwise ${gitbook} | ${split.label}; otherwise ${mapping.label} |`;
+    return row;
   });
   return ['| Livery action | GitBook 0.202 action | Label |', '| --- | --- | --- |', ...rows].join(
     '\n',

@@ -2,13 +2,17 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { type Cursor, toPage } from '../../http/pagination.js';
 import { actorView } from './actor.js';
+import type { ActionMatch } from './gitbook-actions.js';
 import type { AuditEntryView, AuditFilters } from './schemas.js';
 
 /**
  * The log's filters: the Livery alias's (AuditFilters), and those GitBook's audit events add:
  * an inclusive upper bound and a set of exact actions (the Livery actions shown as one name).
  */
-export type AuditListFilters = AuditFilters & { through?: string; actions?: readonly string[] };
+export type AuditListFilters = AuditFilters & {
+  through?: string;
+  actions?: readonly ActionMatch[];
+};
 
 /** Reads and prunes the audit log; entries are written by recordAudit (record.ts). */
 export class AuditRepository {
@@ -27,12 +31,25 @@ export class AuditRepository {
       .where('at', '>=', latest(notBefore, filters.since));
     if (filters.until !== undefined) query = query.where('at', '<', iso(filters.until));
     if (filters.through !== undefined) query = query.where('at', '<=', iso(filters.through));
-    if (filters.actions !== undefined) {
-      // No action at all matches an empty set (`in ()` is not SQL).
-      query =
-        filters.actions.length === 0
-          ? query.where(sql<boolean>`1 = 0`)
-          : query.where('action', 'in', filters.actions);
+    const { actions } = filters;
+    if (actions !== undefined) {
+      // No entry matches an empty set. A kind is matched in the details' JSON text, which
+      // recordAudit writes compactly (`"kind":"link"`); a string value holding that text would
+      // have its quotes escaped, so it never matches.
+      const kindIs = (kind: string) => `%${JSON.stringify({ kind }).slice(1, -1)}%`;
+      query = query.where((eb) =>
+        eb.or(
+          actions.map((match) =>
+            eb.and([
+              eb('action', '=', match.action),
+              ...(match.kind === undefined ? [] : [eb('details', 'like', kindIs(match.kind))]),
+              ...(match.notKind === undefined
+                ? []
+                : [eb('details', 'not like', kindIs(match.notKind))]),
+            ]),
+          ),
+        ),
+      );
     }
     if (filters.actor !== undefined) query = query.where('actor_user_id', '=', filters.actor);
     if (filters.target !== undefined) query = query.where('target_id', '=', filters.target);
