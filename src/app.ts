@@ -21,6 +21,8 @@ import { installValidators } from './http/validation.js';
 import { installAccessControl, installPermissions } from './modules/access/auth.js';
 import { principalOf } from './modules/access/permission-checks.js';
 import { installSiteTokenAnswers } from './modules/access/site-token-answers.js';
+import { auditEventRoutes } from './modules/audit/event-routes.js';
+import { AuditEventsService } from './modules/audit/events.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { AuditService } from './modules/audit/service.js';
@@ -46,6 +48,8 @@ import { gitWebhookRoutes } from './modules/git-sync/links/webhook-route.js';
 import { gitSyncRoutes } from './modules/git-sync/routes.js';
 import { GitSyncService } from './modules/git-sync/service.js';
 import { GitExportService } from './modules/git-sync/sync/service.js';
+import { organizationRoutes } from './modules/identity/organization-routes.js';
+import { OrganizationsService } from './modules/identity/organizations.js';
 import { IdentityRepository } from './modules/identity/repository.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { IdentityService } from './modules/identity/service.js';
@@ -190,7 +194,10 @@ export function buildServices(
   const customizationRepository = new CustomizationRepository(db, config.customizationHistoryKeep);
   const customization = new CustomizationService(customizationRepository);
   const customizationHistory = new CustomizationHistoryService(customizationRepository);
-  const audit = new AuditService(new AuditRepository(db), config.auditLogKeepDays);
+  const auditRepository = new AuditRepository(db);
+  const audit = new AuditService(auditRepository, config.auditLogKeepDays);
+  const auditEvents = new AuditEventsService(auditRepository, audit, urls);
+  const organizations = new OrganizationsService(db, identity);
   const tokens = new TokensService(identity, urls);
   const members = new MembersService(new MembersRepository(db), identity, spaces);
   const teams = new TeamsService(new TeamsRepository(db), members);
@@ -349,6 +356,8 @@ export function buildServices(
     filesRepository,
     contentRepository,
     audit,
+    auditEvents,
+    organizations,
     studioSessions,
     siteTokenKeys,
     siteTokens,
@@ -532,10 +541,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         route.schema = { ...route.schema, security: [{ user: [] }] };
       });
       await v1.register(identityRoutes, { identity: services.identity });
+      await v1.register(organizationRoutes, {
+        organizations: services.organizations,
+        urls: services.urls,
+      });
       await v1.register(tokenRoutes, { tokens: services.tokens });
       await v1.register(membersRoutes, { members: services.members });
       await v1.register(teamsRoutes, { teams: services.teams, urls: services.urls });
       await v1.register(auditRoutes, { audit: services.audit });
+      await v1.register(auditEventRoutes, { events: services.auditEvents });
       await v1.register(invitesRoutes, { invites: services.invites, identity: services.identity });
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {

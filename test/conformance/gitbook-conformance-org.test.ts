@@ -246,6 +246,87 @@ describe('GitBook conformance: users, organizations, members, teams, invites', (
     c.assertConforms();
   });
 
+  test('audit events: list, filters, one event, the actions', async () => {
+    // The earlier tests' changes are in the log (teams, invites, members).
+    const listed = await c.call(
+      'listOrganizationAuditEvents',
+      { method: 'GET', url: `${org()}/audit-events?limit=5` },
+      { status: 200 },
+    );
+    const [first] = json(listed.body).items as { id: string; action: string }[];
+    c.check(() => assert.ok(first, listed.body));
+    await c.call(
+      'listOrganizationAuditEvents',
+      {
+        method: 'GET',
+        url: `${org()}/audit-events?action=organization.team.created&from=2000-01-01T00:00:00Z&to=2999-01-01T00:00:00Z&actor=${t.userId}`,
+      },
+      { status: 200 },
+    );
+    await c.call(
+      'listOrganizationAuditEvents',
+      { method: 'GET', url: `${org()}/audit-events?limit=101` },
+      { status: 400 },
+    );
+    await c.call(
+      'listOrganizationAuditEvents',
+      { method: 'GET', url: '/v1/orgs/nope/audit-events' },
+      { status: 404 },
+    );
+    await c.call(
+      'getOrganizationAuditEvent',
+      { method: 'GET', url: `${org()}/audit-events/${first?.id}` },
+      { status: 200 },
+    );
+    await c.call(
+      'getOrganizationAuditEvent',
+      { method: 'GET', url: `${org()}/audit-events/123e4567-e89b-42d3-a456-426614174000` },
+      { status: 404 },
+    );
+    await c.call(
+      'listOrganizationAuditEventActions',
+      { method: 'GET', url: `${org()}/audit-event-actions` },
+      { status: 200 },
+    );
+    await c.call(
+      'listOrganizationAuditEventActions',
+      { method: 'GET', url: '/v1/orgs/nope/audit-event-actions' },
+      { status: 404 },
+    );
+    c.assertConforms();
+  });
+
+  test('organizations: create, update, 400 on what Livery cannot honour', async () => {
+    const created = await c.call(
+      'createOrganization',
+      { method: 'POST', url: '/v1/orgs', payload: { title: 'Created org', emailDomains: [] } },
+      { status: 201 },
+    );
+    const orgId = json(created.body).id as string;
+    c.check(() => assert.equal(created.headers.location, `http://livery.test/v1/orgs/${orgId}`));
+    const updated = await c.call(
+      'updateOrganizationById',
+      {
+        method: 'PATCH',
+        url: `/v1/orgs/${orgId}`,
+        payload: { title: 'Renamed org', sso: false, inviteLinks: true },
+      },
+      { status: 200 },
+    );
+    c.check(() => assert.equal(json(updated.body).title, 'Renamed org'));
+    await c.call(
+      'updateOrganizationById',
+      { method: 'PATCH', url: `/v1/orgs/${orgId}`, payload: { sso: true } },
+      { status: 400 },
+    );
+    await c.call(
+      'updateOrganizationById',
+      { method: 'PATCH', url: `/v1/orgs/${orgId}`, payload: { title: 7 } },
+      { status: 400, invalidBody: true },
+    );
+    c.assertConforms();
+  });
+
   test('summary: every operation of the area judged, with its statuses', () => {
     console.log(c.report('users, organizations, members, teams, invites'));
     assertCoverage(c, 'org');

@@ -86,6 +86,11 @@ export const AREAS = {
     'getOrganizationInviteLink',
     'updateOrganizationInviteById',
     'deleteOrganizationInviteById',
+    'listOrganizationAuditEvents',
+    'getOrganizationAuditEvent',
+    'listOrganizationAuditEventActions',
+    'createOrganization',
+    'updateOrganizationById',
   ],
   content: [
     'createSpace',

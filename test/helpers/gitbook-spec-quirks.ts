@@ -321,6 +321,47 @@ export const NOT_IMPLEMENTED_0202_INPUTS: readonly NotImplementedInput[] = [
     [{ type: 'inherit' }],
     "Livery has no merge rules per space: the organization's (none) apply",
   ),
+  notImplemented(
+    'createOrganization',
+    'emailDomains',
+    [[]],
+    'Livery has no joining by email domain',
+  ),
+  notImplemented(
+    'createOrganization',
+    'onboardingPreferences',
+    [],
+    'Livery has no default site to apply onboarding preferences to',
+  ),
+  notImplemented(
+    'updateOrganizationById',
+    'emailDomains',
+    [[]],
+    'Livery has no joining by email domain',
+  ),
+  notImplemented('updateOrganizationById', 'hostname', [], 'Livery has no organization hostname'),
+  notImplemented('updateOrganizationById', 'defaultRole', [], 'Livery has no default role'),
+  notImplemented(
+    'updateOrganizationById',
+    'defaultContent',
+    [null],
+    'Livery has no default content',
+  ),
+  notImplemented('updateOrganizationById', 'logo', [null], 'Livery has no organization logo'),
+  notImplemented('updateOrganizationById', 'sso', [false], 'Livery has no SSO'),
+  notImplemented('updateOrganizationById', 'ai', [false], 'Livery has no AI features'),
+  notImplemented(
+    'updateOrganizationById',
+    'inviteLinks',
+    [true],
+    'Livery has no way to turn invite links off',
+  ),
+  notImplemented(
+    'updateOrganizationById',
+    'mergeRules',
+    [{ type: 'none' }],
+    'Livery has no merge rules',
+  ),
 ];
 
 /** The listed fields of `body` whose value Livery refuses for `operationId`. */

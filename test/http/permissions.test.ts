@@ -1674,6 +1674,44 @@ const OPERATIONS: Operation[] = [
     success: 200,
     call: async () => ({ url: `/v1/orgs/${t.orgId}/audit-log` }),
   },
+  {
+    operationId: 'createOrganization',
+    method: 'POST',
+    success: 201,
+    alsoNeeds: 'admin',
+    alsoNeedsMessage:
+      'Creating an organization needs the admin role in at least one organization of this server',
+    nonMemberStatus: 403,
+    call: async () => ({ url: '/v1/orgs', payload: { title: 'Another organization' } }),
+  },
+  {
+    operationId: 'updateOrganizationById',
+    method: 'PATCH',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}`, payload: { title: 'Test organization' } }),
+  },
+  {
+    operationId: 'listOrganizationAuditEvents',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/audit-events` }),
+  },
+  {
+    operationId: 'getOrganizationAuditEvent',
+    method: 'GET',
+    success: 200,
+    call: async () => {
+      const listed = await t.request({ method: 'GET', url: `/v1/orgs/${t.orgId}/audit-events` });
+      const { items } = expectStatus(listed, 200) as { items: { id: string }[] };
+      return { url: `/v1/orgs/${t.orgId}/audit-events/${items[0]?.id}` };
+    },
+  },
+  {
+    operationId: 'listOrganizationAuditEventActions',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/audit-event-actions` }),
+  },
 
   // Share links and visitor authentication: site-keyed, and the deprecated space-keyed forms.
   ...siteAuthOperations('Site', () => f.base),

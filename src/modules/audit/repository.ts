@@ -2,7 +2,17 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { type Cursor, toPage } from '../../http/pagination.js';
 import { actorView } from './actor.js';
+import type { ActionMatch } from './gitbook-actions.js';
 import type { AuditEntryView, AuditFilters } from './schemas.js';
+
+/**
+ * The log's filters: the Livery alias's (AuditFilters), and those GitBook's audit events add:
+ * an inclusive upper bound and a set of exact actions (the Livery actions shown as one name).
+ */
+export type AuditListFilters = AuditFilters & {
+  through?: string;
+  actions?: readonly ActionMatch[];
+};
 
 /** Reads and prunes the audit log; entries are written by recordAudit (record.ts). */
 export class AuditRepository {
@@ -11,7 +21,7 @@ export class AuditRepository {
   /** Newest first; entries before `notBefore` (past retention, not yet pruned) are left out. */
   async list(
     organizationId: string,
-    filters: AuditFilters,
+    filters: AuditListFilters,
     notBefore: string,
     { cursor, limit }: { cursor: Cursor | undefined; limit: number },
   ) {
@@ -20,6 +30,27 @@ export class AuditRepository {
       .where('organization_id', '=', organizationId)
       .where('at', '>=', latest(notBefore, filters.since));
     if (filters.until !== undefined) query = query.where('at', '<', iso(filters.until));
+    if (filters.through !== undefined) query = query.where('at', '<=', iso(filters.through));
+    const { actions } = filters;
+    if (actions !== undefined) {
+      // No entry matches an empty set. A kind is matched in the details' JSON text, which
+      // recordAudit writes compactly (`"kind":"link"`); a string value holding that text would
+      // have its quotes escaped, so it never matches.
+      const kindIs = (kind: string) => `%${JSON.stringify({ kind }).slice(1, -1)}%`;
+      query = query.where((eb) =>
+        eb.or(
+          actions.map((match) =>
+            eb.and([
+              eb('action', '=', match.action),
+              ...(match.kind === undefined ? [] : [eb('details', 'like', kindIs(match.kind))]),
+              ...(match.notKind === undefined
+                ? []
+                : [eb('details', 'not like', kindIs(match.notKind))]),
+            ]),
+          ),
+        ),
+      );
+    }
     if (filters.actor !== undefined) query = query.where('actor_user_id', '=', filters.actor);
     if (filters.target !== undefined) query = query.where('target_id', '=', filters.target);
     const { action } = filters;
@@ -40,21 +71,19 @@ export class AuditRepository {
       .orderBy('id', 'desc')
       .limit(limit + 1)
       .execute();
-    return toPage(
-      rows,
-      limit,
-      Number(counted.count),
-      (row): AuditEntryView => ({
-        object: 'audit-entry',
-        id: row.id,
-        at: row.at,
-        actor: actorView(row.actor_user_id, row.actor_token_id),
-        action: row.action,
-        target: { kind: row.target_kind, id: row.target_id },
-        details: JSON.parse(row.details) as Record<string, unknown>,
-      }),
-      (row) => row.at,
-    );
+    return toPage(rows, limit, Number(counted.count), entryView, (row) => row.at);
+  }
+
+  /** The kept entries recorded at exactly `at` (GitBook's audit event ids name a millisecond). */
+  async recordedAt(organizationId: string, at: string, notBefore: string) {
+    if (at < notBefore) return [];
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .where('organization_id', '=', organizationId)
+      .where('at', '=', at)
+      .selectAll()
+      .execute();
+    return rows.map(entryView);
   }
 
   /** Deletes the entries older than `before`; answers how many. */
@@ -73,6 +102,27 @@ export class AuditRepository {
     }
     return deleted;
   }
+}
+
+function entryView(row: {
+  id: string;
+  at: string;
+  actor_user_id: string;
+  actor_token_id: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  details: string;
+}): AuditEntryView {
+  return {
+    object: 'audit-entry',
+    id: row.id,
+    at: row.at,
+    actor: actorView(row.actor_user_id, row.actor_token_id),
+    action: row.action,
+    target: { kind: row.target_kind, id: row.target_id },
+    details: JSON.parse(row.details) as Record<string, unknown>,
+  };
 }
 
 /**

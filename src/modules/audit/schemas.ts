@@ -22,7 +22,7 @@ export const AuditEntrySchema = Type.Object(
     }),
     target: Type.Object({
       kind: Type.String({
-        description: 'site, site-space, share-link, user, invite, team or api-token',
+        description: 'site, site-space, share-link, user, invite, team, api-token or organization',
       }),
       id: Type.String(),
     }),
