@@ -46,7 +46,10 @@ test("'Create a site' titles the site as typed; its published header shows that 
   // Chromium asks the origin for /favicon.ico by itself; the site links none (not the site's 404).
   await published.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
   await published.goto('/s/acme-handbook/');
-  assert.equal(await published.locator('header .site-title').first().innerText(), 'Acme Handbook');
+  assert.equal(
+    await published.locator('header .site-title').first().textContent(),
+    'Acme Handbook',
+  );
   await published.close();
   await page.close();
 });
@@ -78,7 +81,11 @@ test('Upload beside the logo: the field takes the stored file, and the published
   await until('the logo in the preview', async () => {
     const html = await visiblePreview(page);
     const loaded = await html?.evaluate((root) => {
-      const img = root.querySelector<HTMLImageElement>('img.logo-light');
+      const img = root.querySelector('img.logo-light') as unknown as {
+        complete: boolean;
+        naturalWidth: number;
+        src: string;
+      } | null;
       return img?.complete === true && img.naturalWidth === 120 ? img.src : undefined;
     });
     return loaded === url ? true : undefined;
@@ -95,7 +102,7 @@ test('Upload beside the logo: the field takes the stored file, and the published
   });
   const error = page.locator('[data-upload-error="header.logo.dark"]');
   await error.waitFor();
-  assert.match(await error.innerText(), /not a PNG image/);
+  assert.match((await error.textContent()) ?? '', /not a PNG image/);
   assert.equal(await page.locator('input[data-setting="header.logo.dark"]').inputValue(), url);
   provoked(400);
 
@@ -111,9 +118,14 @@ test('Upload beside the logo: the field takes the stored file, and the published
   const img = published.locator('header img.logo-light');
   await img.waitFor();
   assert.equal(await img.getAttribute('src'), url);
-  const size = await img.evaluate((el: HTMLImageElement) =>
-    el.complete ? [el.naturalWidth, el.naturalHeight] : undefined,
-  );
+  const size = await img.evaluate((el) => {
+    const image = el as unknown as {
+      complete: boolean;
+      naturalWidth: number;
+      naturalHeight: number;
+    };
+    return image.complete ? [image.naturalWidth, image.naturalHeight] : undefined;
+  });
   assert.deepEqual(size, [120, 40]);
   await published.close();
   await page.close();
@@ -144,7 +156,10 @@ test('an uploaded SVG opened directly runs none of its script', async () => {
   // The document is the SVG (its rect is there) and its script did not run.
   assert.equal(await page.locator('rect').count(), 1);
   assert.notEqual(await page.title(), 'svg-script-ran');
-  assert.equal(await page.evaluate(() => (window as { __svgRan?: boolean }).__svgRan), undefined);
+  assert.equal(
+    await page.evaluate(() => (globalThis as { __svgRan?: boolean }).__svgRan),
+    undefined,
+  );
   // The sandbox's own report of the blocked script is expected; nothing else.
   for (let i = s.problems.length - 1; i >= 0; i--) {
     if (/Blocked script execution|sandboxed|Content Security Policy/.test(s.problems[i] ?? '')) {
