@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { studioCsp } from '../../src/modules/studio/asset-routes.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { customize, publishedSite, visit } from '../helpers/published.js';
 import { memberWithRole, requestAs } from '../helpers/roles.js';
@@ -396,5 +397,14 @@ describe('an uploaded image as a logo', () => {
     );
     assert.ok(page.body.includes(uploaded.url), 'the favicon and social image');
     assert.equal((await visit(t, path)).statusCode, 200);
+  });
+});
+
+describe("the studio's policy", () => {
+  test("admits PUBLIC_URL's origin for uploads when it is another origin", () => {
+    assert.match(studioCsp(), /connect-src 'self';/);
+    const other = studioCsp('https://docs.example.com');
+    assert.match(other, /connect-src 'self' https:\/\/docs\.example\.com;/);
+    assert.match(other, /img-src 'self' https: data: https:\/\/docs\.example\.com;/);
   });
 });
