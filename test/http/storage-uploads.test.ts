@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { StorageRepository } from '../../src/modules/storage/repository.js';
+import { StorageService } from '../../src/modules/storage/service.js';
 import { studioCsp } from '../../src/modules/studio/asset-routes.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { customize, publishedSite, visit } from '../helpers/published.js';
@@ -224,6 +226,39 @@ describe('the upload URL', () => {
       .execute();
     assert.match(expectError(await put(s.url, bytes, 'image/png'), 410), /expired at/);
     assert.equal(await t.services.storage.objectOf(t.orgId, s.key), undefined);
+  });
+
+  test("an expired URL's row is deleted a day after it expires (410 until then)", async () => {
+    const old = await signed('old.png', 'image/png', 10);
+    const recent = await signed('recent.png', 'image/png', 10);
+    const ago = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
+    await t.db
+      .updateTable('storage_uploads')
+      .set({ expires_at: ago(25) })
+      .where('key', '=', old.key)
+      .execute();
+    await t.db
+      .updateTable('storage_uploads')
+      .set({ expires_at: ago(23) })
+      .where('key', '=', recent.key)
+      .execute();
+    // A fresh service prunes at its first URL (then at most once a minute).
+    const fresh = new StorageService(new StorageRepository(t.db), {
+      key: t.services.serverKey,
+      publicUrl: t.config.publicUrl,
+      fileUrl: (file) => t.services.files.urlOf(file),
+    });
+    await fresh.createUploadUrl(
+      t.orgId,
+      { file: { name: 'a.png', type: 'image/png', size: 1 }, kind: 'organization_file' },
+      null,
+    );
+    const keys = (await t.db.selectFrom('storage_uploads').select('key').execute()).map(
+      (r) => r.key,
+    );
+    assert.ok(!keys.includes(old.key));
+    assert.ok(keys.includes(recent.key));
+    assert.match(expectError(await put(old.url, png(), 'image/png'), 410), /expired/);
   });
 
   test('an altered URL: 403', async () => {
