@@ -69,6 +69,33 @@ describe('the official 0.202 client against Livery: uploads', () => {
     assert.deepEqual(Buffer.from(await served.arrayBuffer()), bytes);
   });
 
+  test('over a real connection, a streamed body longer than declared gets its 400', async () => {
+    const { data: signed } = await api.orgs.generateStorageUploadUrl(t.orgId, {
+      file: { name: 'long.png', type: 'image/png', size: 100 },
+      kind: StorageUploadKind.OrganizationFile,
+    });
+    // 1 MiB in 64 KiB chunks, no Content-Length: Livery stops reading after 101 bytes.
+    const chunk = new Uint8Array(64 * 1024);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 16) controller.close();
+        else {
+          sent += 1;
+          controller.enqueue(chunk);
+        }
+      },
+    });
+    const answer = await fetch(listening(signed.url), {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(answer.status, 400);
+    assert.match(((await answer.json()) as { error: { message: string } }).error.message, /larger/);
+  });
+
   test('a type the kind does not take: 400 through the client', async () => {
     const error = await failure0202(
       api.orgs.generateStorageUploadUrl(t.orgId, {

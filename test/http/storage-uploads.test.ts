@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { StorageRepository } from '../../src/modules/storage/repository.js';
@@ -367,6 +368,27 @@ describe('the upload URL', () => {
     );
     const s2 = await signed('b.png', 'image/png', bytes.length + 5);
     assert.match(expectError(await put(s2.url, bytes, 'image/png'), 400), /Content-Length/);
+  });
+
+  test('a chunked body (no Content-Length) longer than file.size: 400, and it is not stored', async () => {
+    const bytes = png(4, 4);
+    const s = await signed('chunked.png', 'image/png', bytes.length - 3);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: pathOf(s.url),
+      payload: Readable.from([bytes.subarray(0, 10), bytes.subarray(10)]),
+      headers: { 'content-type': 'image/png', 'transfer-encoding': 'chunked' },
+    });
+    assert.match(expectError(res, 400), /larger than the file\.size/);
+    assert.equal(await t.services.storage.objectOf(t.orgId, s.key), undefined);
+    const exact = await signed('chunked2.png', 'image/png', bytes.length);
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: pathOf(exact.url),
+      payload: Readable.from([bytes.subarray(0, 10), bytes.subarray(10)]),
+      headers: { 'content-type': 'image/png', 'transfer-encoding': 'chunked' },
+    });
+    expectStatus(ok, 200);
   });
 
   test('fonts: checked by content, bounded in what they inflate to, named by their format', async () => {

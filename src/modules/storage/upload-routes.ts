@@ -53,20 +53,37 @@ export const uploadRoutes: FastifyPluginAsync<{ storage: StorageService }> = asy
   });
 };
 
-/** The body, read up to one byte past `limit` (enough to tell it is too long), never more. */
-async function readAtMost(body: Readable | undefined, limit: number): Promise<Buffer> {
-  if (body === undefined) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of body) {
-      const buffer = chunk as Buffer;
-      chunks.push(buffer);
-      total += buffer.length;
-      if (total > limit) break;
-    }
-  } catch {
-    throw badRequest('The body ended before it was complete');
-  }
-  return Buffer.concat(chunks, total).subarray(0, Math.min(total, limit + 1));
+/**
+ * The body, read up to one byte past `limit` (enough to tell it is too long), never more. A
+ * longer body is left unread, not destroyed: the 400 still reaches the client, and Node
+ * discards the rest (within the server's request timeout).
+ */
+function readAtMost(body: Readable | undefined, limit: number): Promise<Buffer> {
+  if (body === undefined) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = () => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total > limit) {
+        stop();
+        resolve(Buffer.concat(chunks, total).subarray(0, limit + 1));
+      }
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, total));
+    };
+    const onError = () => {
+      stop();
+      reject(badRequest('The body ended before it was complete'));
+    };
+    body.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
