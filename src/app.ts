@@ -109,6 +109,9 @@ import { SiteStructureService } from './modules/sites/structure/service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
+import { StorageRepository } from './modules/storage/repository.js';
+import { storageRoutes } from './modules/storage/routes.js';
+import { StorageService } from './modules/storage/service.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
@@ -212,6 +215,12 @@ export function buildServices(
   const filesRepository = new FilesRepository(db);
   const files = new FilesService(filesRepository, config.publicUrl);
   const content = new ContentService(contentRepository, spaces, urls, workers, files);
+  // Uploads (docs/uploads.md): stored in the file store revision files use, served as they are.
+  const storage = new StorageService(new StorageRepository(db), {
+    key: serverKey,
+    publicUrl: config.publicUrl,
+    fileUrl: (file) => files.urlOf(file),
+  });
   const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls, {
     workers,
     limits: config.contentLimits,
@@ -354,6 +363,7 @@ export function buildServices(
     workers,
     files,
     filesRepository,
+    storage,
     contentRepository,
     audit,
     auditEvents,
@@ -619,6 +629,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         contentSearch: new ContentSearchService(services.search, services.spaces),
       });
       await v1.register(fileRoutes, { files: services.files, content: services.content });
+      await v1.register(storageRoutes, { storage: services.storage });
       await v1.register(gitSyncRoutes, {
         gitSync: services.gitSync,
         gitExport: services.gitExport,

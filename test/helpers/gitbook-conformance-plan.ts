@@ -127,6 +127,7 @@ export const AREAS = {
   hostnames: ['getCustomHostname', 'dnsRevalidateCustomHostname', 'removeCustomHostname'],
   search: ['searchSpaceContent', 'searchOrganizationContent'],
   urls: ['getPublishedContentByUrl', 'getContentByUrl'],
+  storage: ['generateStorageUploadURL'],
   renderer: [
     'resolvePublishedContentByUrl',
     'getPublishedContentSite',
