@@ -40,6 +40,7 @@ export interface DatabaseSchema {
   git_branch_previews: GitBranchPreviewRow;
   change_request_previews: ChangeRequestPreviewRow;
   site_redirects: SiteRedirectRow;
+  custom_fonts: CustomFontRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -509,6 +510,17 @@ export interface SiteRedirectRow {
   permanent: number;
   /** GitBook's SiteRedirectDestination, as JSON text. */
   destination: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** A custom font of an organization (docs/customization.md, "Custom fonts"; migration 0025). */
+export interface CustomFontRow {
+  id: string;
+  organization_id: string;
+  font_family: string;
+  /** JSON: `[{weight, storageKey, url, format?}]`, in weight order. */
+  faces: string;
   created_at: string;
   updated_at: string | null;
 }

@@ -44,6 +44,9 @@ export const AUDIT_ACTIONS = {
   'api-token.created':
     'api-token: in every organization its user belongs to; details {label, scopes, expiresAt} (never the secret)',
   'api-token.revoked': 'api-token: in every organization its user belongs to; details {label}',
+  'custom-font.created': 'custom-font: details {fontFamily, weights}',
+  'custom-font.updated': 'custom-font: details {fontFamily, weights} (after the change)',
+  'custom-font.deleted': 'custom-font: details {fontFamily, weights}',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -55,4 +58,5 @@ export type AuditTargetKind =
   | 'user'
   | 'invite'
   | 'team'
-  | 'api-token';
+  | 'api-token'
+  | 'custom-font';
