@@ -75,7 +75,9 @@ const FORMATS: Readonly<Record<string, 'woff2' | 'woff'>> = {
  * recognizes the file itself.
  */
 export function formatOf(contentType: string): 'woff2' | 'woff' | undefined {
-  return FORMATS[contentType.split(';')[0]?.trim().toLowerCase() ?? ''];
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  // Own keys only: `constructor` is no media type (not the object's inherited key).
+  return Object.hasOwn(FORMATS, type) ? FORMATS[type] : undefined;
 }
 
 const FONT_FIELDS = ['font', 'monospaceFont', 'headingFont'] as const;
