@@ -109,14 +109,19 @@ export const customFontsRoutes: FastifyPluginAsyncTypebox<{
         tags,
         params: FontParams,
         body: UpdateCustomFontSchema,
-        response: withoutRegular(responses({ 201: CustomFontSchema }, [400, 413, 415])),
+        response: withoutRegular(
+          responses({ 201: created(CustomFontSchema, 'The font as updated') }, [400, 413, 415]),
+        ),
       },
     },
     async (request, reply) => {
       const { organizationId, fontId } = request.params;
       const font = await fonts.update(organizationId, fontId, request.body, callerOf(request));
-      // GitBook 0.202 answers its update with 201.
-      return reply.code(201).send(font);
+      // GitBook 0.202 answers its update with 201; Livery's 201s all say where the object is.
+      return reply
+        .code(201)
+        .header('location', `${urls.organization(organizationId)}/fonts/${font.id}`)
+        .send(font);
     },
   );
 
