@@ -78,15 +78,15 @@ test('upload a font in the studio, save, and see the published page use it', asy
   const fontFile = visitor.waitForResponse((r) => r.url() === fileUrl);
   await visitor.goto(`/s/typeset/`);
   assert.equal((await fontFile).status(), 200, 'the @font-face file loads');
-  const family = await visitor.evaluate(() => getComputedStyle(document.body).fontFamily);
+  const family = await visitor
+    .locator('main p')
+    .first()
+    .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).fontFamily ?? '');
   assert.ok(family.startsWith(`"${FAMILY}"`), family);
-  const loaded = await visitor.evaluate(async (name) => {
-    await document.fonts.ready;
-    return [...document.fonts].some(
-      (f) => f.family.replaceAll('"', '') === name && f.status === 'loaded',
-    );
-  }, FAMILY);
-  assert.ok(loaded, 'the custom font face is loaded and used');
+  const faces = (await visitor.evaluate(`document.fonts.ready.then(() =>
+    [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family + ':' + f.weight))`)) as string[];
+  const loaded = faces.includes(`${FAMILY}:400`) || faces.includes(`"${FAMILY}":400`);
+  assert.ok(loaded, `the custom font face is loaded and used: ${faces.join(', ')}`);
   await visitor.close();
   await page.close();
 });
