@@ -61,9 +61,10 @@ test('upload a font in the studio, save, and see the published page use it', asy
   // The studio's preview, before saving: the draft's font.
   await until('the preview in the custom font', async () => {
     const html = await visiblePreview(page);
-    const family = await html?.evaluate(
-      (root) => getComputedStyle(root.ownerDocument.body).fontFamily,
-    );
+    const family = await html
+      ?.locator('main p')
+      .first()
+      .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).fontFamily ?? '');
     return family?.includes(FAMILY) ? true : undefined;
   });
 
