@@ -102,6 +102,9 @@ import { SiteStructureService } from './modules/sites/structure/service.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
+import { StorageRepository } from './modules/storage/repository.js';
+import { storageRoutes } from './modules/storage/routes.js';
+import { StorageService } from './modules/storage/service.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
@@ -200,6 +203,12 @@ export function buildServices(
   const filesRepository = new FilesRepository(db);
   const files = new FilesService(filesRepository, config.publicUrl);
   const content = new ContentService(contentRepository, spaces, urls, workers, files);
+  // Uploads (docs/uploads.md): stored in the file store revision files use, served as they are.
+  const storage = new StorageService(new StorageRepository(db), {
+    key: serverKey,
+    publicUrl: config.publicUrl,
+    fileUrl: (file) => files.urlOf(file),
+  });
   const changeRequests = new ChangeRequestsService(contentRepository, spaces, identity, urls, {
     workers,
     limits: config.contentLimits,
@@ -314,8 +323,7 @@ export function buildServices(
   });
   sites.useGitSyncStates((ids) => siteGitSync.statesOf(ids));
   const customFonts = new CustomFontsService(new CustomFontsRepository(db), {
-    // TODO(storage): the storage module's objectOf once the `storage` branch is merged.
-    objectOf: async () => undefined,
+    objectOf: (organizationId, key) => storage.objectOf(organizationId, key),
   });
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
   // A branch imported as a change request gets its preview link (docs/change-request-previews.md).
@@ -330,6 +338,7 @@ export function buildServices(
     workers,
     files,
     filesRepository,
+    storage,
     contentRepository,
     audit,
     studioSessions,
@@ -574,6 +583,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(rendererRoutes, { reads: services.rendererReads });
       await v1.register(searchRoutes, { search: services.search });
       await v1.register(fileRoutes, { files: services.files, content: services.content });
+      await v1.register(storageRoutes, { storage: services.storage });
       await v1.register(gitSyncRoutes, {
         gitSync: services.gitSync,
         gitExport: services.gitExport,

@@ -6,6 +6,7 @@ import { installTextGuard } from './http/text-guard.js';
 import { fileDownloadRoutes } from './modules/files/routes.js';
 import { previewPageRoutes } from './modules/previews/routes.js';
 import { publishedRoutes } from './modules/published/routes.js';
+import { uploadRoutes } from './modules/storage/upload-routes.js';
 import { studioAssetRoutes } from './modules/studio/asset-routes.js';
 import { csrfKeyOf, installCsrf } from './modules/studio/csrf.js';
 import { studioSessionRoutes } from './modules/studio/session-routes.js';
@@ -35,6 +36,7 @@ export async function registerBrowserFacing(
       const fence = freshnessFenceOf(deps.db);
       if (fence !== undefined) sites.addHook('onRequest', () => fence());
       await sites.register(fileDownloadRoutes, { files: services.files });
+      await sites.register(uploadRoutes, { storage: services.storage });
       await sites.register(publishedRoutes, {
         published: services.published,
         insights: services.insights,

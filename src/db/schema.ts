@@ -40,6 +40,8 @@ export interface DatabaseSchema {
   git_branch_previews: GitBranchPreviewRow;
   change_request_previews: ChangeRequestPreviewRow;
   site_redirects: SiteRedirectRow;
+  storage_uploads: StorageUploadRow;
+  storage_objects: StorageObjectRow;
   custom_fonts: CustomFontRow;
 }
 
@@ -512,6 +514,34 @@ export interface SiteRedirectRow {
   destination: string;
   created_at: string;
   updated_at: string | null;
+}
+
+/** A signed upload URL handed out, and whether it was used (docs/uploads.md; migration 0024). */
+export interface StorageUploadRow {
+  id: string;
+  key: string;
+  organization_id: string;
+  kind: string;
+  name: string;
+  content_type: string;
+  size: number;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** An uploaded file, its bytes in `file_blobs` under `hash` (docs/uploads.md; migration 0024). */
+export interface StorageObjectRow {
+  key: string;
+  organization_id: string;
+  kind: string;
+  name: string;
+  content_type: string;
+  size: number;
+  hash: string;
+  created_by: string | null;
+  created_at: string;
 }
 
 /** A custom font of an organization (docs/customization.md, "Custom fonts"; migration 0025). */

@@ -28,6 +28,7 @@ export const {
   SiteRedirectOrderBy,
   SiteSocialAccountPlatform,
   SpaceEditMode,
+  StorageUploadKind,
   TeamMemberRole,
   TranslationLanguage,
 } = pkg;

@@ -116,6 +116,7 @@ export const AREAS = {
     'getPageDocumentInRevisionById',
   ],
   hostnames: ['getCustomHostname', 'dnsRevalidateCustomHostname', 'removeCustomHostname'],
+  storage: ['generateStorageUploadURL'],
   renderer: [
     'resolvePublishedContentByUrl',
     'getPublishedContentSite',

@@ -894,6 +894,18 @@ const OPERATIONS: Operation[] = [
     }),
   ),
   {
+    operationId: 'generateStorageUploadURL',
+    method: 'POST',
+    success: 201,
+    call: async () => ({
+      url: `/v1/orgs/${t.orgId}/storage/upload`,
+      payload: {
+        file: { name: 'logo.png', type: 'image/png', size: 10 },
+        kind: 'organization_file',
+      },
+    }),
+  },
+  {
     operationId: 'importGitRepository',
     method: 'POST',
     success: 204,

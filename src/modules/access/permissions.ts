@@ -200,6 +200,12 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   listFilesInChangeRequestById: p('read', 'space:read'),
   getFileInChangeRequestById: p('read', 'space:read'),
   getReusableContentInChangeRequestById: p('read', 'space:read'),
+  // Uploads (docs/uploads.md): GitBook reserves it to its own app (user-internal).
+  generateStorageUploadURL: p(
+    'admin',
+    'site:write',
+    "what Livery does with an upload (a site's logo, favicon, social image or font) is changing a site's customization: admin and site:write, as that",
+  ),
 
   // Git Sync (docs/git-sync.md).
   importGitRepository: p(

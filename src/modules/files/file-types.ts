@@ -27,6 +27,9 @@ const TYPES: Readonly<Record<string, string>> = {
   mp3: 'audio/mpeg',
   wav: 'audio/wav',
   woff2: 'font/woff2',
+  woff: 'font/woff',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
   ipynb: 'application/x-ipynb+json',
 };
 
