@@ -76,6 +76,8 @@ test('upload a font in the studio, save, and see the published page use it', asy
 
   // The published page, as a visitor sees it.
   const visitor = await s.page();
+  // Chromium asks the origin's /favicon.ico of a page without an icon: not Livery's to answer.
+  await visitor.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
   const fontFile = visitor.waitForResponse((r) => r.url() === fileUrl);
   await visitor.goto(`/s/typeset/`);
   assert.equal((await fontFile).status(), 200, 'the @font-face file loads');
