@@ -161,6 +161,19 @@ describe('the operations', () => {
     assert.equal((await remove(font.id)).statusCode, 204);
     expectError(await t.request({ method: 'GET', url: `${fonts}/${font.id}` }), 404);
   });
+
+  test('a file name with parentheses: the URL holds none (GitBook’s renderer writes url() unquoted)', async () => {
+    const key = await uploadFont(t, LATO_400, "Brand (Bold) it's.woff2");
+    const font = await made({
+      fontFamily: 'Parens',
+      fontFaces: [{ weight: 400, storageKey: key }],
+    });
+    const url = font.fontFaces[0]?.sources[0]?.url as string;
+    assert.doesNotMatch(url, /[()' ]/);
+    const file = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
+    assert.equal(file.statusCode, 200, url);
+    assert.equal(file.body.length > 0, true);
+  });
 });
 
 describe('bad inputs: field-named 4xx, nothing changes', () => {

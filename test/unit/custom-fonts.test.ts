@@ -8,6 +8,7 @@ import {
   refuseRepeatedWeights,
   requireRegular,
   type StoredFace,
+  unquotedCssSafe,
 } from '../../src/modules/custom-fonts/faces.js';
 
 /** The pure rules of custom fonts (docs/customization.md, "Custom fonts"). */
@@ -77,6 +78,15 @@ describe('faces', () => {
     ];
     for (const [type, format] of table) assert.equal(formatOf(type), format, type);
   });
+});
+
+test('source URLs hold nothing an unquoted CSS url() cannot', () => {
+  const table: [string, string][] = [
+    ['http://h/s/@livery/files/x/brand.woff2', 'http://h/s/@livery/files/x/brand.woff2'],
+    ['http://h/f/x/Brand%20(Bold).woff2', 'http://h/f/x/Brand%20%28Bold%29.woff2'],
+    ["http://h/f/x/it's!*.ttf", 'http://h/f/x/it%27s%21%2A.ttf'],
+  ];
+  for (const [url, safe] of table) assert.equal(unquotedCssSafe(url), safe, url);
 });
 
 describe('which custom fonts a customization uses', () => {

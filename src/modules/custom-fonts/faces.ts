@@ -80,6 +80,16 @@ export function formatOf(contentType: string): 'woff2' | 'woff' | undefined {
   return Object.hasOwn(FORMATS, type) ? FORMATS[type] : undefined;
 }
 
+/**
+ * A file's URL as a font source: the characters a CSS `url()` without quotes cannot hold and
+ * percent-encoding leaves (`(`, `)`, `'`, `*`…) encoded, so that a file named `Brand (Bold).woff2`
+ * also loads through GitBook's renderer, which writes `url(<url>)` unquoted. The server decodes
+ * them back to the same name.
+ */
+export function unquotedCssSafe(url: string): string {
+  return url.replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 const FONT_FIELDS = ['font', 'monospaceFont', 'headingFont'] as const;
 
 /**

@@ -12,6 +12,7 @@ import {
   requireRegular,
   type StoredFace,
   sortFaces,
+  unquotedCssSafe,
 } from './faces.js';
 import type { CustomFontsRepository } from './repository.js';
 import type { CreateCustomFont, CustomFont, UpdateCustomFont } from './schemas.js';
@@ -184,7 +185,7 @@ export class CustomFontsService {
       resolved.push({
         weight: face.weight,
         storageKey: face.storageKey,
-        url: file.url,
+        url: unquotedCssSafe(file.url),
         ...(format === undefined ? {} : { format }),
       });
     }
