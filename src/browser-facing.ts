@@ -48,7 +48,10 @@ export async function registerBrowserFacing(
     });
     await browsers.register(async (studio) => {
       installTextGuard(studio); // its organization id reaches the database, as in /v1
-      await studio.register(studioAssetRoutes);
+      await studio.register(studioAssetRoutes, {
+        baseUrl: config.baseUrl,
+        publicUrl: config.publicUrl,
+      });
       await studio.register(studioSessionRoutes, {
         sessions: services.studioSessions,
         identity: services.identity,

@@ -1,7 +1,8 @@
 /**
  * "Create a site" for an organization without one (a new user's first visit): through the
  * public API only, as a user with curl would. One space per variant, each with a first page,
- * a site showing them all (the first is the default), a basename, and the site published.
+ * a site showing them all (the first is the default), its title in its settings, a basename,
+ * and the site published.
  */
 import { slugify } from '../../src/slug.js';
 import { ApiError, api } from './client';
@@ -45,6 +46,14 @@ export async function createSite(organizationId: string, input: NewSite): Promis
     spaces,
   });
   const path = `/v1/orgs/${organizationId}/sites/${site.body.id}`;
+  // The title typed is the site's title in its settings too: unset, the published header would
+  // show the first variant's (space's) title instead.
+  const settings = await api.get<Record<string, unknown>>(`${path}/customization`);
+  await api.put(
+    `${path}/customization`,
+    { ...settings.body, title: input.title },
+    settings.etag === undefined ? {} : { ifMatch: settings.etag },
+  );
   // A basename is unique across the instance: on a 409, try with a number after it.
   const basename = basenameOf(input.title);
   for (let attempt = 1; attempt <= 5; attempt++) {

@@ -141,3 +141,26 @@ export const INITIAL: Record<string, Json> = {
   'styling.headingFont': FONT_DEFINITION,
   'styling.monospaceFont': FONT_DEFINITION,
 };
+
+/** What an Upload button beside a URL setting uploads (docs/uploads.md): its kind and files. */
+export interface UploadHint {
+  kind: 'organization_file' | 'customization_font' | 'import_file';
+  /** The file picker's `accept`. */
+  accept: string;
+}
+
+const IMAGE: UploadHint = {
+  kind: 'organization_file',
+  accept: 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/x-icon,image/svg+xml',
+};
+
+/** URL settings that offer "Upload" (an image stored by Livery, its URL filled in). */
+export const UPLOADS: Record<string, UploadHint> = {
+  'header.logo.light': IMAGE,
+  'header.logo.dark': IMAGE,
+  'footer.logo.light': IMAGE,
+  'footer.logo.dark': IMAGE,
+  'favicon.icon.light': IMAGE,
+  'favicon.icon.dark': IMAGE,
+  'socialPreview.url': IMAGE,
+};

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { StorageRepository } from '../../src/modules/storage/repository.js';
+import { StorageService } from '../../src/modules/storage/service.js';
+import { studioCsp } from '../../src/modules/studio/asset-routes.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { customize, publishedSite, visit } from '../helpers/published.js';
 import { memberWithRole, requestAs } from '../helpers/roles.js';
@@ -225,6 +228,39 @@ describe('the upload URL', () => {
     assert.equal(await t.services.storage.objectOf(t.orgId, s.key), undefined);
   });
 
+  test("an expired URL's row is deleted a day after it expires (410 until then)", async () => {
+    const old = await signed('old.png', 'image/png', 10);
+    const recent = await signed('recent.png', 'image/png', 10);
+    const ago = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
+    await t.db
+      .updateTable('storage_uploads')
+      .set({ expires_at: ago(25) })
+      .where('key', '=', old.key)
+      .execute();
+    await t.db
+      .updateTable('storage_uploads')
+      .set({ expires_at: ago(23) })
+      .where('key', '=', recent.key)
+      .execute();
+    // A fresh service prunes at its first URL (then at most once a minute).
+    const fresh = new StorageService(new StorageRepository(t.db), {
+      key: t.services.serverKey,
+      publicUrl: t.config.publicUrl,
+      fileUrl: (file) => t.services.files.urlOf(file),
+    });
+    await fresh.createUploadUrl(
+      t.orgId,
+      { file: { name: 'a.png', type: 'image/png', size: 1 }, kind: 'organization_file' },
+      null,
+    );
+    const keys = (await t.db.selectFrom('storage_uploads').select('key').execute()).map(
+      (r) => r.key,
+    );
+    assert.ok(!keys.includes(old.key));
+    assert.ok(keys.includes(recent.key));
+    assert.match(expectError(await put(old.url, png(), 'image/png'), 410), /expired/);
+  });
+
   test('an altered URL: 403', async () => {
     const s = await signed('x.png', 'image/png', 10);
     const url = s.url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
@@ -396,5 +432,14 @@ describe('an uploaded image as a logo', () => {
     );
     assert.ok(page.body.includes(uploaded.url), 'the favicon and social image');
     assert.equal((await visit(t, path)).statusCode, 200);
+  });
+});
+
+describe("the studio's policy", () => {
+  test("admits PUBLIC_URL's origin for uploads when it is another origin", () => {
+    assert.match(studioCsp(), /connect-src 'self';/);
+    const other = studioCsp('https://docs.example.com');
+    assert.match(other, /connect-src 'self' https:\/\/docs\.example\.com;/);
+    assert.match(other, /img-src 'self' https: data: https:\/\/docs\.example\.com;/);
   });
 });

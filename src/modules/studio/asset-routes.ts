@@ -16,21 +16,26 @@ const BUILT = new URL('../../../dist/studio/', import.meta.url);
 
 /**
  * The studio's page may load only what Livery serves. The preview iframe (srcdoc) inherits this
- * policy: its theme is inline CSS, its logos may be anywhere on https.
+ * policy: its theme is inline CSS, its logos may be anywhere on https. `files` is PUBLIC_URL's
+ * origin when it is not the studio's: uploads are PUT there and uploaded images shown from
+ * there (docs/uploads.md).
  */
-export const STUDIO_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' https: data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-src 'self' about: data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function studioCsp(files?: string): string {
+  const extra = files === undefined ? '' : ` ${files}`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' https: data:${extra}`,
+    "font-src 'self' data:",
+    `connect-src 'self'${extra}`,
+    "frame-src 'self' about: data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -48,7 +53,13 @@ const SCHEMA_JSON = JSON.stringify({
 });
 
 /** `GET /studio` and its files: built by `npm start` / `npm test`, kept in memory once read. */
-export const studioAssetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const studioAssetRoutes: FastifyPluginAsyncTypebox<{
+  /** BASE_URL and PUBLIC_URL: the second's origin joins the policy when it differs. */
+  baseUrl: string;
+  publicUrl: string;
+}> = async (app, { baseUrl, publicUrl }) => {
+  const publicOrigin = new URL(publicUrl).origin;
+  const csp = studioCsp(publicOrigin === new URL(baseUrl).origin ? undefined : publicOrigin);
   const files = new Map<string, Buffer>();
   const read = async (name: string): Promise<Buffer | undefined> => {
     const kept = files.get(name);
@@ -75,7 +86,7 @@ export const studioAssetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     return reply
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', STUDIO_CSP)
+      .header('content-security-policy', csp)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { UPLOADS } from '../../schema/hints.js';
+import { patternOf } from '../../schema/paths.js';
 import { constraintsOf } from '../../schema/values.js';
 import {
   type ControlProps,
@@ -9,6 +11,7 @@ import {
   Label,
   nameOf,
 } from './common.js';
+import { UploadButton } from './UploadButton.js';
 
 /** The scalar controls: text, URL, long text, number, color, enumeration, switch, raw JSON. */
 
@@ -33,6 +36,11 @@ export function TextInput(props: ControlProps) {
       <Label {...props} />
       {field.kind === 'textarea' ? (
         <textarea rows={4} {...common} />
+      ) : field.kind === 'url' && UPLOADS[patternOf(field.path)] !== undefined ? (
+        <span class="url-pair">
+          <input type="url" {...common} />
+          <UploadButton {...props} />
+        </span>
       ) : field.kind === 'url' ? (
         <input type="url" {...common} />
       ) : (
