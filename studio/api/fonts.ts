@@ -3,8 +3,9 @@
  * as a script would: the file uploaded to the URL generateStorageUploadURL hands out (kind
  * `customization_font`), then createCustomFont with its storage key.
  */
-import { ApiError, api } from './client';
+import { api } from './client';
 import type { List } from './sites';
+import { uploadFile } from './uploads.js';
 
 export interface FontDefinition {
   id: string;
@@ -25,42 +26,11 @@ export const listCustomFonts = async (organizationId: string) =>
 export const definitionOf = ({ permissions: _, ...definition }: CustomFont): FontDefinition =>
   definition;
 
-/** Media types by extension: a browser may give a font file no type at all. */
-const TYPES: Record<string, string> = {
-  woff2: 'font/woff2',
-  woff: 'font/woff',
-  ttf: 'font/ttf',
-  otf: 'font/otf',
-};
-
 export const FONT_ACCEPT = '.woff2,.woff,.ttf,.otf';
 
-/** Uploads a font file; answers its storage key. */
-export async function uploadFontFile(organizationId: string, file: File): Promise<string> {
-  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
-  const type = TYPES[extension] ?? file.type;
-  const signed = await api.post<{ url: string; key: string }>(
-    `/v1/orgs/${encodeURIComponent(organizationId)}/storage/upload`,
-    { file: { name: file.name, type, size: file.size }, kind: 'customization_font' },
-  );
-  // The signed URL is the credential: no cookie, no CSRF token (it may be another origin).
-  const put = await fetch(signed.body.url, {
-    method: 'PUT',
-    headers: { 'content-type': type },
-    body: file,
-  });
-  if (!put.ok) {
-    let message = `${put.status} ${put.statusText}`;
-    try {
-      const envelope = (await put.json()) as { error?: { message?: string } };
-      if (typeof envelope.error?.message === 'string') message = envelope.error.message;
-    } catch {
-      // not JSON: keep the status line
-    }
-    throw new ApiError(put.status, message, undefined, undefined);
-  }
-  return signed.body.key;
-}
+/** Uploads a font file (generateStorageUploadURL, then PUT: uploads.ts); answers its storage key. */
+export const uploadFontFile = async (organizationId: string, file: File): Promise<string> =>
+  (await uploadFile(organizationId, file, 'customization_font')).key;
 
 /** An uploaded file as a new font family of one regular (400) face. */
 export const createCustomFont = async (organizationId: string, fontFamily: string, key: string) =>
