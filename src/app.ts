@@ -33,6 +33,9 @@ import { ContentRepository } from './modules/content/repository.js';
 import { RevisionReadsService } from './modules/content/revision-changes.js';
 import { contentRoutes } from './modules/content/routes.js';
 import { ContentService } from './modules/content/service.js';
+import { CustomFontsRepository } from './modules/custom-fonts/repository.js';
+import { customFontsRoutes } from './modules/custom-fonts/routes.js';
+import { CustomFontsService } from './modules/custom-fonts/service.js';
 import { customizationHistoryRoutes } from './modules/customization/history-routes.js';
 import { CustomizationHistoryService } from './modules/customization/history-service.js';
 import { CustomizationRepository } from './modules/customization/repository.js';
@@ -349,6 +352,9 @@ export function buildServices(
     sync: syncDeps,
   });
   sites.useGitSyncStates((ids) => siteGitSync.statesOf(ids));
+  const customFonts = new CustomFontsService(new CustomFontsRepository(db), {
+    objectOf: (organizationId, key) => storage.objectOf(organizationId, key),
+  });
   contentRepository.onSpaceMoved((spaceId, how) => gitLinks.spaceMoved(spaceId, how));
   // A branch imported as a change request gets its preview link (docs/change-request-previews.md).
   gitLinks.usePreviews(previews);
@@ -394,6 +400,7 @@ export function buildServices(
     publishingAuth,
     customization,
     customizationHistory,
+    customFonts,
     tokens,
     members,
     teams,
@@ -609,6 +616,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         customization: services.customization,
         urls: services.urls,
       });
+      await v1.register(customFontsRoutes, { fonts: services.customFonts, urls: services.urls });
       await v1.register(customizationHistoryRoutes, {
         customization: services.customization,
         history: services.customizationHistory,

@@ -42,6 +42,7 @@ export interface DatabaseSchema {
   site_redirects: SiteRedirectRow;
   storage_uploads: StorageUploadRow;
   storage_objects: StorageObjectRow;
+  custom_fonts: CustomFontRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -541,4 +542,15 @@ export interface StorageObjectRow {
   hash: string;
   created_by: string | null;
   created_at: string;
+}
+
+/** A custom font of an organization (docs/customization.md, "Custom fonts"; migration 0025). */
+export interface CustomFontRow {
+  id: string;
+  organization_id: string;
+  font_family: string;
+  /** JSON: `[{weight, storageKey, url, format?}]`, in weight order. */
+  faces: string;
+  created_at: string;
+  updated_at: string | null;
 }

@@ -141,6 +141,13 @@ export const AREAS = {
     'updateSiteRedirectById',
     'deleteSiteRedirectById',
   ],
+  fonts: [
+    'listCustomFonts',
+    'createCustomFont',
+    'getCustomFont',
+    'updateCustomFont',
+    'deleteCustomFont',
+  ],
   insights: [
     'createPageFeedback',
     'getPageFeedback',

@@ -15,6 +15,7 @@ import {
   type SiteFixture,
   type TestContext,
 } from '../helpers/app.js';
+import { uploadFont } from '../helpers/fonts.js';
 import { pngOf, TestRepo } from '../helpers/git-repo.js';
 
 /**
@@ -79,6 +80,8 @@ let f: SiteFixture;
 let shareLinkId: string;
 let teamId: string;
 let strangerId: string;
+/** A font file uploaded to the organization: the storage key custom fonts are made from. */
+let fontKey: string;
 const tokens = new Map<Caller, string>();
 
 /** The fixture's content, in the site's first space: one page, merged from a change request. */
@@ -170,6 +173,7 @@ before(async () => {
   fileId = (imported.files as { id: string }[])[0]?.id as string;
   reusableId = (imported.reusableContents as { id: string }[])[0]?.id as string;
   assert.ok(fileId && reusableId, 'the fixture repository has a file and an include');
+  fontKey = await uploadFont(t);
 });
 after(async () => {
   await t.close();
@@ -281,6 +285,14 @@ const redirectRule = () => ({
   source: `/matrix-${++redirectRules}`,
   destination: { kind: 'external', url: 'https://example.com/' },
 });
+
+const fontBody = () => ({
+  fontFamily: 'Matrix',
+  fontFaces: [{ weight: 400, storageKey: fontKey }],
+});
+/** A new custom font of the organization: its API path. */
+const newFont = async () =>
+  `/v1/orgs/${t.orgId}/fonts/${(await owner('PUT', `/v1/orgs/${t.orgId}/fonts`, 201, fontBody())).id as string}`;
 
 const deletes = (url: string, probe: () => Promise<boolean>): Call => ({
   url,
@@ -1670,6 +1682,41 @@ const OPERATIONS: Operation[] = [
       await owner('PATCH', url, 200, { title: 'Overridden' });
       const overridden = async () => (await owner('GET', url, 200)).title === 'Overridden';
       return deletes(url, overridden);
+    },
+  },
+
+  // Custom fonts: each write on a font of its own.
+  {
+    operationId: 'listCustomFonts',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/fonts` }),
+  },
+  {
+    operationId: 'createCustomFont',
+    method: 'PUT',
+    success: 201,
+    call: async () => ({ url: `/v1/orgs/${t.orgId}/fonts`, payload: fontBody() }),
+  },
+  {
+    operationId: 'getCustomFont',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: await newFont() }),
+  },
+  {
+    operationId: 'updateCustomFont',
+    method: 'POST',
+    success: 201,
+    call: async () => ({ url: await newFont(), payload: { fontFamily: 'Renamed' } }),
+  },
+  {
+    operationId: 'deleteCustomFont',
+    method: 'DELETE',
+    success: 205,
+    call: async () => {
+      const url = await newFont();
+      return deletes(url, async () => (await t.request({ method: 'GET', url })).statusCode === 200);
     },
   },
 

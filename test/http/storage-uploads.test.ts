@@ -463,5 +463,7 @@ describe("the studio's policy", () => {
     const other = studioCsp('https://docs.example.com');
     assert.match(other, /connect-src 'self' https:\/\/docs\.example\.com;/);
     assert.match(other, /img-src 'self' https: data: https:\/\/docs\.example\.com;/);
+    // The preview loads the organization's custom fonts from there (docs/customization.md).
+    assert.match(other, /font-src 'self' data: https:\/\/docs\.example\.com;/);
   });
 });

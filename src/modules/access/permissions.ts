@@ -424,6 +424,13 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   compareSiteSpaceCustomizationRevisions: p('read', 'site:read'),
   restoreSiteSpaceCustomizationRevision: p('admin', 'site:write'),
   deleteSiteSpaceCustomizationById: p('admin', 'site:write'),
+  // Custom fonts (docs/customization.md): GitBook 0.202 names no scope; the organization's
+  // fonts are material of its sites' customization, read and written as that is.
+  listCustomFonts: p('read', 'site:read'),
+  getCustomFont: p('read', 'site:read'),
+  createCustomFont: p('admin', 'site:write'),
+  updateCustomFont: p('admin', 'site:write'),
+  deleteCustomFont: p('admin', 'site:write'),
   getSiteSpaceThemeCss: p(
     'read',
     'site:read',

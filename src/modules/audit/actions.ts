@@ -47,6 +47,9 @@ export const AUDIT_ACTIONS = {
   'organization.created':
     'organization: created with createOrganization, its creator its first admin; details {title}',
   'organization.updated': 'organization: its title changed; details {from, to}',
+  'custom-font.created': 'custom-font: details {fontFamily, weights}',
+  'custom-font.updated': 'custom-font: details {fontFamily, weights} (after the change)',
+  'custom-font.deleted': 'custom-font: details {fontFamily, weights}',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -59,4 +62,5 @@ export type AuditTargetKind =
   | 'invite'
   | 'team'
   | 'api-token'
-  | 'organization';
+  | 'organization'
+  | 'custom-font';

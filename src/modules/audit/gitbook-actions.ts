@@ -113,6 +113,9 @@ export const GITBOOK_AUDIT_ACTIONS: Readonly<Record<AuditAction, GitBookActionMa
     'organization.settings.updated',
     'Updated organization settings',
   ),
+  'custom-font.created': inferred('organization.custom-font.created', 'Created a custom font'),
+  'custom-font.updated': inferred('organization.custom-font.updated', 'Updated a custom font'),
+  'custom-font.deleted': inferred('organization.custom-font.deleted', 'Deleted a custom font'),
 };
 
 /** The action name an entry recorded as `action` with `details` has in GitBook's audit events. */

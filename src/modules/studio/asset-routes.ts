@@ -17,8 +17,8 @@ const BUILT = new URL('../../../dist/studio/', import.meta.url);
 /**
  * The studio's page may load only what Livery serves. The preview iframe (srcdoc) inherits this
  * policy: its theme is inline CSS, its logos may be anywhere on https. `files` is PUBLIC_URL's
- * origin when it is not the studio's: uploads are PUT there and uploaded images shown from
- * there (docs/uploads.md).
+ * origin when it is not the studio's: uploads are PUT there, uploaded images shown from
+ * there (docs/uploads.md), and the preview loads the organization's custom fonts from there.
  */
 export function studioCsp(files?: string): string {
   const extra = files === undefined ? '' : ` ${files}`;
@@ -27,7 +27,7 @@ export function studioCsp(files?: string): string {
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' https: data:${extra}`,
-    "font-src 'self' data:",
+    `font-src 'self' data:${extra}`,
     `connect-src 'self'${extra}`,
     "frame-src 'self' about: data:",
     "object-src 'none'",

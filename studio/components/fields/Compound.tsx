@@ -3,6 +3,14 @@ import { initialValue } from '../../schema/values.js';
 import { childrenOf, describe, type JsonSchema } from '../../schema/walk.js';
 import { Control } from './Control.js';
 import {
+  CUSTOM_FONT,
+  chosenFont,
+  customChoice,
+  FontUpload,
+  isFontPath,
+  useCustomFonts,
+} from './CustomFonts.js';
+import {
   type ControlProps,
   currentValue,
   ErrorText,
@@ -147,25 +155,34 @@ export function OneFieldField(props: ControlProps) {
 
 const CUSTOM = '__custom';
 
-/** One of a list of names (the default fonts), or an object (a font definition). */
+/**
+ * One of a list of names (the default fonts), or an object (a font definition). A font setting
+ * also offers the organization's custom fonts and their upload (CustomFonts.tsx).
+ */
 export function NameOrObjectField(props: ControlProps) {
   const { field, editor } = props;
   const value = currentValue(props);
   const alternatives = field.schema.anyOf ?? [];
   const names = (alternatives.find((s) => s.enum !== undefined)?.enum ?? []).map(String);
   const objectSchema = alternatives.find((s) => s.type === 'object');
+  const font = isFontPath(field.path);
+  const customFonts = font ? useCustomFonts(editor.target.organizationId) : [];
+  const custom = customChoice(value, customFonts);
   return (
     <div class="setting setting-name-or-object">
       <Label {...props} />
       <select
         id={idOf(field.path)}
         data-setting={field.path}
-        value={typeof value === 'string' ? value : value === undefined ? '' : CUSTOM}
+        value={typeof value === 'string' ? value : value === undefined ? '' : (custom ?? CUSTOM)}
         onChange={(event) => {
           const choice = event.currentTarget.value;
+          const chosen = chosenFont(choice, customFonts);
           if (choice === '') editor.set(field.path, undefined);
+          else if (chosen !== undefined) editor.set(field.path, chosen);
+          else if (choice.startsWith(CUSTOM_FONT)) return;
           else if (choice !== CUSTOM) editor.set(field.path, choice);
-          else if (objectSchema !== undefined && !isObject(value)) {
+          else if (objectSchema !== undefined && (!isObject(value) || custom !== undefined)) {
             editor.set(field.path, initialValue(objectSchema, field.path));
           }
         }}
@@ -177,10 +194,20 @@ export function NameOrObjectField(props: ControlProps) {
             {name}
           </option>
         ))}
+        {customFonts.length === 0 ? null : (
+          <optgroup label="Organization fonts">
+            {customFonts.map((f) => (
+              <option key={f.id} value={`${CUSTOM_FONT}${f.id}`}>
+                {f.fontFamily}
+              </option>
+            ))}
+          </optgroup>
+        )}
         {objectSchema === undefined ? null : <option value={CUSTOM}>Custom…</option>}
       </select>
       <ErrorText {...props} />
-      {objectSchema !== undefined && isObject(value) ? (
+      {font ? <FontUpload {...props} /> : null}
+      {objectSchema !== undefined && isObject(value) && custom === undefined ? (
         <div class="nested">
           <Children {...props} schema={objectSchema} />
         </div>
