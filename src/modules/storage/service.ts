@@ -134,9 +134,8 @@ export class StorageService {
     ) {
       throw new AppError(403, 'This upload URL is not one Livery signed (altered or truncated)');
     }
-    const upload = await this.repo.upload(id);
-    this.checkUsable(upload, new Date());
-    const row = upload as StorageUploadRow;
+    const row = await this.repo.upload(id);
+    this.checkUsable(row, new Date());
     if (contentType === undefined || canonicalType(contentType) !== row.content_type) {
       throw badRequest(
         `Content-Type: must be ${row.content_type}, the file.type this upload URL was made for; got ${contentType === undefined ? 'none' : JSON.stringify(contentType)}`,
@@ -197,7 +196,10 @@ export class StorageService {
     };
   }
 
-  private checkUsable(upload: StorageUploadRow | undefined, at: Date): void {
+  private checkUsable(
+    upload: StorageUploadRow | undefined,
+    at: Date,
+  ): asserts upload is StorageUploadRow {
     const again = 'ask for a new one with generateStorageUploadURL';
     if (upload === undefined) throw gone(`This upload URL expired; ${again}`);
     if (upload.used_at !== null) {
