@@ -44,7 +44,8 @@ test('the names and the action filter agree', () => {
     ['organization.link-invite.created', [{ action: 'invite.created', kind: 'link' }]],
     ['invite.created', [{ action: 'invite.created', notKind: 'link' }]],
     ['team.created', []],
-    ['organization.custom-font.created', []],
+    ['organization.custom-font.created', [{ action: 'custom-font.created' }]],
+    ['organization.site.created', []],
   ];
   for (const [name, matches] of cases) assert.deepEqual(liveryActionsOf(name), matches, name);
   // Every entry's name leads back to it, whatever its kind.
