@@ -170,6 +170,9 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   listSpacesInOrganizationById: p('read', 'space:read'),
   deleteSpaceById: p('admin', 'space:write'),
+  restoreSpace: p('admin', 'space:write', 'as deleteSpaceById'),
+  duplicateSpace: p('create', 'space:write', 'as createSpace: the copy is a new space'),
+  moveSpace: p('admin', 'space:write'),
   listSpacesForUser: p(
     null,
     'space:read',

@@ -44,6 +44,9 @@ export const AUDIT_ACTIONS = {
   'api-token.created':
     'api-token: in every organization its user belongs to; details {label, scopes, expiresAt} (never the secret)',
   'api-token.revoked': 'api-token: in every organization its user belongs to; details {label}',
+  'space.deleted': 'space: put in the trash (restorable for 7 days); details {title}',
+  'space.restored': 'space: taken out of the trash; details {title, deletedAt}',
+  'space.duplicated': 'space: the new copy; details {title, source} (the space copied)',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -55,4 +58,5 @@ export type AuditTargetKind =
   | 'user'
   | 'invite'
   | 'team'
-  | 'api-token';
+  | 'api-token'
+  | 'space';
