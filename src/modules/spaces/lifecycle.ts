@@ -71,7 +71,7 @@ export class SpaceLifecycle {
       case 'live':
         throw conflict(`Space ${spaceId} is not deleted: only a deleted space can be restored`);
       case 'restored':
-        return this.spaces.present(result.row, role);
+        return this.spaces.presentOne(result.row, role);
     }
   }
 
@@ -93,7 +93,7 @@ export class SpaceLifecycle {
       actor,
     );
     if (copy === undefined) throw notFound('space', spaceId);
-    return this.spaces.present(copy, role);
+    return this.spaces.presentOne(copy, role);
   }
 
   /**

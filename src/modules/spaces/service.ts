@@ -189,7 +189,8 @@ export class SpacesService {
     return this.repo.findInOrganization(spaceId, organizationId);
   }
 
-  private async presentOne(row: SpaceRow, role: string): Promise<Space> {
+  /** GitBook's Space of one space, with its counters, language and Git Sync state. */
+  async presentOne(row: SpaceRow, role: string): Promise<Space> {
     const [counts, language, gitSync] = await Promise.all([
       this.repo.changeRequestCountsOf(row.id),
       this.repo.languageOf(row.id),
