@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
+import type { Static } from 'typebox';
+import type { SpaceSchema } from '../../src/modules/spaces/schemas.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { spaceWithTree } from '../helpers/insights.js';
 
@@ -9,6 +11,8 @@ import { spaceWithTree } from '../helpers/insights.js';
  * (docs/content.md, "Spaces: delete, restore, duplicate, move"). The purge after 7 days, across a
  * restart: test/http/space-purge.test.ts.
  */
+
+type Space = Static<typeof SpaceSchema>;
 
 let t: TestContext;
 before(async () => {
@@ -140,7 +144,7 @@ describe('duplicateSpace', () => {
     const url = `/v1/spaces/${s.spaceId}`;
     const before = expectStatus(await t.request({ url: `${url}/content` }), 200);
     const res = await t.request(post(`${url}/duplicate`));
-    const copy = expectStatus(res, 201);
+    const copy = expectStatus(res, 201) as unknown as Space;
     assert.notEqual(copy.id, s.spaceId);
     assert.equal(copy.title, 'Original (copy)');
     assert.equal(copy.organization, t.orgId);
@@ -164,6 +168,18 @@ describe('duplicateSpace', () => {
     // The copy lives its own life: deleting the original leaves it.
     assert.equal((await t.request({ method: 'DELETE', url })).statusCode, 205);
     expectStatus(await t.request({ url: `/v1/spaces/${copy.id}/content` }), 200);
+  });
+
+  test('a retry with the same Idempotency-Key makes one copy', async () => {
+    const spaceId = await newSpace('Retried');
+    const once = {
+      ...post(`/v1/spaces/${spaceId}/duplicate`),
+      headers: { 'idempotency-key': `dup-${spaceId}` },
+    };
+    const first = expectStatus(await t.request(once), 201);
+    const replay = await t.request(once);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(expectStatus(replay, 201).id as string, first.id as string);
   });
 
   test('unknown, deleted or another organization’s space: 404', async () => {

@@ -430,7 +430,8 @@ describe('deleteSpaceById', () => {
     // In the trash, everything is kept for a restore; the purge, 7 days on, takes it all.
     assert.deepEqual(await stored(s.spaceId), { ...before, spaces: 0 });
     const later = () => Date.now() + 8 * 24 * 60 * 60 * 1000;
-    assert.equal(await new SpaceTrashSweep(new SpaceTrashRepository(t.db), later).sweep(), 1);
+    // At least this one: the file's other tests may have deleted spaces too.
+    assert.ok((await new SpaceTrashSweep(new SpaceTrashRepository(t.db), later).sweep()) >= 1);
     assert.deepEqual(await stored(s.spaceId), {
       spaces: 0,
       revisions: 0,

@@ -21,7 +21,7 @@ export const spaceLifecycleRoutes: FastifyPluginAsyncTypebox<{
           'Takes a space deleted by deleteSpaceById within the last 7 days out of the trash, as it was (content, history, change requests, Git Sync). A space deleted longer ago, purged, or unknown is a 404; a space that is not deleted is a 409.',
         tags: ['spaces'],
         params: SpaceParams,
-        response: responses({ 200: SpaceSchema }, [409]),
+        response: responses({ 200: SpaceSchema }, [400, 409]),
       },
     },
     async (request) =>
@@ -31,6 +31,8 @@ export const spaceLifecycleRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/spaces/:spaceId/duplicate',
     {
+      // A retried duplicate with the same Idempotency-Key makes one copy, not two.
+      config: { idempotent: true },
       schema: {
         operationId: 'duplicateSpace',
         summary: 'Create a full copy of a space',
@@ -38,7 +40,7 @@ export const spaceLifecycleRoutes: FastifyPluginAsyncTypebox<{
           'A new space in the same organization, titled "<title> (copy)", with the emoji, icon, language and current content (pages, files, reusable content) of the space; its history starts at the copy, and no site shows it. File bytes are shared, not copied.',
         tags: ['spaces'],
         params: SpaceParams,
-        response: responses({ 201: created(SpaceSchema, 'Space duplicated') }, []),
+        response: responses({ 201: created(SpaceSchema, 'Space duplicated') }, [400]),
       },
     },
     async (request, reply) => {
