@@ -4,8 +4,7 @@ import type { Actor } from '../audit/actor.js';
 import { copyTitle } from './copy.js';
 import type { SpacesRepository } from './repository.js';
 import type { MoveSpace, Space } from './schemas.js';
-import type { SpacesService } from './service.js';
-import { newSpaceRow } from './service.js';
+import { newSpaceRow, type SpacesService } from './service.js';
 import type { SpaceTrashRepository } from './trash-repository.js';
 
 /** How long a deleted space stays restorable (GitBook: "permanently removed after 7 days"). */

@@ -105,7 +105,7 @@ export class SpaceTrashRepository {
 
   /**
    * Makes `copy` a copy of the live space `sourceId` (duplicateSpace), locked meanwhile so that
-   * it cannot go to the trash halfway; false when there is no such live space.
+   * it cannot go to the trash halfway; undefined when there is no such live space.
    */
   async duplicate(
     sourceId: string,
