@@ -109,12 +109,15 @@ import { SiteStructureChanges } from './modules/sites/structure/changes-service.
 import { SiteStructureRepository } from './modules/sites/structure/repository.js';
 import { siteStructureRoutes } from './modules/sites/structure/routes.js';
 import { SiteStructureService } from './modules/sites/structure/service.js';
+import { SpaceLifecycle } from './modules/spaces/lifecycle.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
 import { StorageRepository } from './modules/storage/repository.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { StorageService } from './modules/storage/service.js';
+import { SpaceTrashSweep } from './modules/spaces/trash.js';
+import { SpaceTrashRepository } from './modules/spaces/trash-repository.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
@@ -138,6 +141,11 @@ export interface AppDependencies {
   /** Where logs go (default stdout); tests pass a stream to read them. */
   logStream?: DestinationStream;
   /**
+   * The time, in ms since the epoch, for what is measured in days (the trash of spaces: its 7
+   * days); default Date.now. A test restarts the app with it moved on instead of waiting.
+   */
+  clock?: () => number;
+  /**
    * Given the app and its services once they are built (its root hooks see every request, the
    * routes registered before them too): `livery preview`'s read-only guard, page rewriting and
    * folder import (src/preview/).
@@ -155,7 +163,7 @@ export interface AppDependencies {
  * threads (`workers`) start with their first task; whoever builds the services closes them.
  */
 export function buildServices(
-  { config, db }: AppDependencies,
+  { config, db, clock = Date.now }: AppDependencies,
   workers: Workers = new Workers(config.workers),
   /** The map of custom hostnames the app routes requests by (buildApp's). */
   siteHostnames: SiteHostnames = new SiteHostnames(db),
@@ -164,12 +172,11 @@ export function buildServices(
   // The server's key (src/server-key.ts): one instance, loaded at its first use.
   const serverKey = new ServerKey(config.gitSync.secretKey);
   const identity = new IdentityService(new IdentityRepository(db), urls);
-  const spaces = new SpacesService(
-    new SpacesRepository(db),
-    identity,
-    urls,
-    config.gitSync.operationTimeoutMs,
-  );
+  const liveSpaces = new SpacesRepository(db);
+  const spaces = new SpacesService(liveSpaces, identity, urls, config.gitSync.operationTimeoutMs);
+  const spaceTrash = new SpaceTrashRepository(db);
+  const spaceLifecycle = new SpaceLifecycle(spaceTrash, liveSpaces, spaces, clock);
+  const spaceTrashSweep = new SpaceTrashSweep(spaceTrash, clock);
   const sites = new SitesService(new SitesRepository(db), spaces, urls, {
     own: ownHostsOf(config.baseUrl, config.publicUrl),
     changed: () => siteHostnames.reload(),
@@ -390,6 +397,8 @@ export function buildServices(
     urls,
     identity,
     spaces,
+    spaceLifecycle,
+    spaceTrashSweep,
     sites,
     siteHostnames,
     customHostnames,
@@ -495,11 +504,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Old audit entries are deleted hourly while the server runs (reads leave them out anyway).
   app.addHook('onReady', (done) => {
     services.audit.start((error) => app.log.warn({ err: error }, 'audit log pruning failed'));
+    // Spaces deleted more than 7 days ago are purged now and hourly (spaces/trash.ts).
+    services.spaceTrashSweep.start((error) =>
+      app.log.warn({ err: error }, 'purging deleted spaces failed'),
+    );
     services.gitLinks.start();
     done();
   });
   app.addHook('onClose', async () => {
     services.audit.stop();
+    await services.spaceTrashSweep.stop();
     services.gitLinks.stop();
     await services.siteGitSync.close();
     await services.gitSync.close();
@@ -540,7 +554,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       installAccessControl(
         v1,
         services.identity,
-        (spaceId) => services.spaces.organizationOf(spaceId),
+        (spaceId, inTrash) =>
+          inTrash
+            ? services.spaceLifecycle.organizationOfAny(spaceId)
+            : services.spaces.organizationOf(spaceId),
         { tokens: services.siteTokens, gate: services.siteTokenGate },
         { sessions: services.studioSessions, csrfProtection },
       );
@@ -571,6 +588,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       const { shareLinks, publishingAuth, spaceKeyed } = services;
       await v1.register(spacesRoutes, {
         spaces: services.spaces,
+        lifecycle: services.spaceLifecycle,
         sites: services.sites,
         spaceKeyed,
         urls: services.urls,

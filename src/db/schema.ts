@@ -318,6 +318,8 @@ export interface SpaceRow {
   icon: string | null;
   /** The language set explicitly (a TranslationLanguage), or null: derived from its variants. */
   language: string | null;
+  /** When deleteSpaceById put it in the trash (migration 0028); null or absent: a live space. */
+  deleted_at?: string | null | undefined;
 }
 
 export interface SiteRow {

@@ -765,6 +765,40 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    operationId: 'restoreSpace',
+    method: 'POST',
+    success: 200,
+    call: async () => {
+      const space = `/v1/spaces/${await newSpace()}`;
+      await owner('DELETE', space, 205);
+      return {
+        url: `${space}/restore`,
+        verify: async (allowed) => assert.equal(await exists(space), allowed, 'restored'),
+      };
+    },
+  },
+  {
+    operationId: 'duplicateSpace',
+    method: 'POST',
+    success: 201,
+    call: async () => {
+      const spaces = async () =>
+        (await owner('GET', `/v1/orgs/${t.orgId}/spaces?limit=1`, 200)).count as number;
+      const before = await spaces();
+      return {
+        url: `/v1/spaces/${f.spaceIds[0]}/duplicate`,
+        verify: async (allowed) => assert.equal(await spaces(), before + (allowed ? 1 : 0)),
+      };
+    },
+  },
+  {
+    operationId: 'moveSpace',
+    method: 'POST',
+    // Allowed, then GitBook's 409: Livery has no collections nor order of spaces to change.
+    success: 409,
+    call: async () => ({ url: `/v1/spaces/${f.spaceIds[0]}/move`, payload: { parent: null } }),
+  },
+  {
     operationId: 'listSpacesForUser',
     variant: 'me',
     method: 'GET',

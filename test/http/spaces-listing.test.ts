@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Static } from 'typebox';
 import type { MemberSpaceSchema, SpaceSchema } from '../../src/modules/spaces/schemas.js';
+import { SpaceTrashSweep } from '../../src/modules/spaces/trash.js';
+import { SpaceTrashRepository } from '../../src/modules/spaces/trash-repository.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 import { publishChanges, spaceWithTree } from '../helpers/insights.js';
 import type { ListOfItems } from '../helpers/schemas.js';
@@ -356,8 +358,15 @@ describe('deleteSpaceById', () => {
         ).n,
       );
     return {
-      spaces: (await t.db.selectFrom('spaces').select('id').where('id', '=', spaceId).execute())
-        .length,
+      // Live ones: a deleted space is in the trash until purged (test/http/space-trash.test.ts).
+      spaces: (
+        await t.db
+          .selectFrom('spaces')
+          .select('id')
+          .where('id', '=', spaceId)
+          .where('deleted_at', 'is', null)
+          .execute()
+      ).length,
       revisions: await count('revisions'),
       nodes: await count('page_nodes'),
       bodies: await count('page_bodies'),
@@ -367,7 +376,7 @@ describe('deleteSpaceById', () => {
     };
   };
 
-  test('205, then the space, its revisions and their pages, change requests and insights are gone', async () => {
+  test('205, then the space is gone; purged, its revisions and their pages, change requests and insights go too', async () => {
     const s = await spaceWithTree(t, 'Doomed');
     expectStatus(
       await t.request({
@@ -418,6 +427,11 @@ describe('deleteSpaceById', () => {
     const again = await t.request({ method: 'DELETE', url: `/v1/spaces/${s.spaceId}` });
     assert.equal(again.statusCode, 204, again.body);
     assert.equal(again.body, '');
+    // In the trash, everything is kept for a restore; the purge, 7 days on, takes it all.
+    assert.deepEqual(await stored(s.spaceId), { ...before, spaces: 0 });
+    const later = () => Date.now() + 8 * 24 * 60 * 60 * 1000;
+    // At least this one: the file's other tests may have deleted spaces too.
+    assert.ok((await new SpaceTrashSweep(new SpaceTrashRepository(t.db), later).sweep()) >= 1);
     assert.deepEqual(await stored(s.spaceId), {
       spaces: 0,
       revisions: 0,

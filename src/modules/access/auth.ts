@@ -29,6 +29,11 @@ declare module 'fastify' {
      * caller is not a member of, answers 204 instead of 404 (deleteSpaceById), the same for both.
      */
     absentIsNoContent?: true;
+    /**
+     * The space the path names may be in the trash (restoreSpace): its organization is looked
+     * up among deleted spaces too, which every other operation treats as absent.
+     */
+    spaceInTrash?: true;
   }
 }
 
@@ -70,7 +75,7 @@ export function installPermissions(app: FastifyInstance): void {
 export function installAccessControl(
   app: FastifyInstance,
   identity: IdentityService,
-  spaceOrganization: (spaceId: string) => Promise<string | undefined>,
+  spaceOrganization: (spaceId: string, inTrash: boolean) => Promise<string | undefined>,
   siteTokens: SiteTokenAuth,
   studio: {
     sessions: Pick<StudioSessions, 'find'>;
@@ -162,7 +167,7 @@ function answerRefusal(request: FastifyRequest, reply: FastifyReply, refusal?: A
  */
 function bearerAuth(
   identity: IdentityService,
-  spaceOrganization: (spaceId: string) => Promise<string | undefined>,
+  spaceOrganization: (spaceId: string, inTrash: boolean) => Promise<string | undefined>,
   siteTokens: SiteTokenAuth,
   sessions: Pick<StudioSessions, 'find'>,
 ) {
@@ -171,13 +176,14 @@ function bearerAuth(
     request: FastifyRequest,
     permission: Permission | undefined,
     lookup: (organizationId: string | undefined) => Promise<Authenticated | undefined>,
+    inTrash: boolean,
   ): Promise<void> => {
     const { organizationId, spaceId } = request.params as {
       organizationId?: string;
       spaceId?: string;
     };
     if (organizationId === undefined && spaceId !== undefined) {
-      return spaceOrganization(spaceId).then(async (organization) => {
+      return spaceOrganization(spaceId, inTrash).then(async (organization) => {
         const found = await lookup(organization);
         admit(request, permission, found, organization, { kind: 'space', id: spaceId });
       });
@@ -188,7 +194,8 @@ function bearerAuth(
   };
   return (request: FastifyRequest): undefined | Promise<void> => {
     const header = request.headers.authorization;
-    const { permission } = request.routeOptions.config;
+    const { permission, spaceInTrash } = request.routeOptions.config;
+    const inTrash = spaceInTrash === true;
     if (header === undefined || header.trim() === '') {
       // No Authorization header: a Livery Studio session cookie stands for its API token. The
       // cookies are parsed here, by @fastify/cookie's parser, only when they may be needed.
@@ -199,8 +206,11 @@ function bearerAuth(
         request.viaSession = true;
         return sessions.find(secret).then((session) => {
           if (session === undefined) throw sessionEnded();
-          return authorize(request, permission, (organizationId) =>
-            identity.authenticateHash(session.tokenHash, organizationId),
+          return authorize(
+            request,
+            permission,
+            (organizationId) => identity.authenticateHash(session.tokenHash, organizationId),
+            inTrash,
           );
         });
       }
@@ -231,8 +241,11 @@ function bearerAuth(
         );
       }
     }
-    return authorize(request, permission, (organization) =>
-      identity.authenticate(token, organization),
+    return authorize(
+      request,
+      permission,
+      (organization) => identity.authenticate(token, organization),
+      inTrash,
     );
   };
 }

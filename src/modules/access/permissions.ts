@@ -189,6 +189,9 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     "every space's current revision, as listSpacesInOrganizationById lists them; GitBook 0.202 names the OAuth scope organization:search, which Livery has not: the answer is the spaces' content",
   ),
   deleteSpaceById: p('admin', 'space:write'),
+  restoreSpace: p('admin', 'space:write', 'as deleteSpaceById'),
+  duplicateSpace: p('create', 'space:write', 'as createSpace: the copy is a new space'),
+  moveSpace: p('admin', 'space:write'),
   listSpacesForUser: p(
     null,
     'space:read',

@@ -50,6 +50,9 @@ export const AUDIT_ACTIONS = {
   'custom-font.created': 'custom-font: details {fontFamily, weights}',
   'custom-font.updated': 'custom-font: details {fontFamily, weights} (after the change)',
   'custom-font.deleted': 'custom-font: details {fontFamily, weights}',
+  'space.deleted': 'space: put in the trash (restorable for 7 days); details {title}',
+  'space.restored': 'space: taken out of the trash; details {title, deletedAt}',
+  'space.duplicated': 'space: the new copy; details {title, source} (the space copied)',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -63,4 +66,5 @@ export type AuditTargetKind =
   | 'team'
   | 'api-token'
   | 'organization'
-  | 'custom-font';
+  | 'custom-font'
+  | 'space';

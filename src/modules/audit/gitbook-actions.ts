@@ -116,6 +116,9 @@ export const GITBOOK_AUDIT_ACTIONS: Readonly<Record<AuditAction, GitBookActionMa
   'custom-font.created': inferred('organization.custom-font.created', 'Created a custom font'),
   'custom-font.updated': inferred('organization.custom-font.updated', 'Updated a custom font'),
   'custom-font.deleted': inferred('organization.custom-font.deleted', 'Deleted a custom font'),
+  'space.deleted': none('Deleted a space'),
+  'space.restored': none('Restored a space'),
+  'space.duplicated': none('Duplicated a space'),
 };
 
 /** The action name an entry recorded as `action` with `details` has in GitBook's audit events. */

@@ -64,7 +64,11 @@ export class ContentRepository {
     return this.db.transaction().execute(async (trx) => {
       await lockRows(
         trx,
-        trx.selectFrom('spaces').select('id').where('id', '=', row.space_id),
+        trx
+          .selectFrom('spaces')
+          .select('id')
+          .where('id', '=', row.space_id)
+          .where('deleted_at', 'is', null),
         'spaces',
       ).executeTakeFirst();
       const { last } = await trx

@@ -175,6 +175,7 @@ export class MembersRepository {
       .selectFrom('spaces')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('organization_id', '=', organizationId)
+      .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(count);
   }

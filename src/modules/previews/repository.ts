@@ -19,6 +19,7 @@ export class PreviewsRepository {
       .selectFrom('spaces')
       .select('title')
       .where('id', '=', spaceId)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row?.title;
   }

@@ -99,6 +99,7 @@ export class PublishedRepository {
           .selectFrom('site_spaces as v')
           .innerJoin('spaces as s', 's.id', 'v.space_id')
           .leftJoin('site_sections as sec', 'sec.id', 'v.section_id')
+          .where('s.deleted_at', 'is', null)
           .select([
             'v.id',
             'v.space_id',

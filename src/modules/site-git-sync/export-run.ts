@@ -114,6 +114,7 @@ async function exportOnce(input: SiteExportInput): Promise<SiteExportOutcome> {
             .selectFrom('spaces')
             .select(['id', 'title', 'language'])
             .where('id', 'in', spaceIds)
+            .where('deleted_at', 'is', null)
             .execute();
     const syncs =
       spaceIds.length === 0
@@ -294,6 +295,7 @@ async function pageCountsOf(
     .innerJoin('revisions as r', 'r.id', 's.revision_id')
     .select(['s.id', 'r.page_nodes'])
     .where('s.id', 'in', spaceIds)
+    .where('s.deleted_at', 'is', null)
     .execute();
   return new Map(rows.map((r) => [r.id, (JSON.parse(r.page_nodes) as unknown[]).length]));
 }

@@ -49,6 +49,7 @@ export class SiteSpacesRepository {
         db
           .selectFrom('spaces')
           .selectAll()
+          .where('deleted_at', 'is', null)
           .where('id', 'in', (eb) =>
             eb.selectFrom('site_spaces').select('space_id').where('site_id', '=', siteId),
           ),
@@ -158,6 +159,7 @@ export class SiteSpacesRepository {
       .selectFrom('spaces')
       .selectAll()
       .where('id', '=', row.space_id)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return space && { ...row, space };
   }
@@ -264,7 +266,7 @@ export class SiteSpacesRepository {
 async function lockSpace(trx: Db, spaceId: string): Promise<boolean> {
   const space = await lockRows(
     trx,
-    trx.selectFrom('spaces').select('id').where('id', '=', spaceId),
+    trx.selectFrom('spaces').select('id').where('id', '=', spaceId).where('deleted_at', 'is', null),
     'spaces',
   ).executeTakeFirst();
   return space !== undefined;

@@ -1,10 +1,15 @@
 import type { Db } from '../../db/database.js';
-import { jsonTextAt, lockRows } from '../../db/dialect.js';
+import { jsonTextAt } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { GitSyncRow, RevisionRow, SpaceRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
 import { type ShownIn, spaceLanguage } from './language.js';
 
+/**
+ * The live spaces. A space in the trash (`deleted_at` set, docs/content.md) is absent from every
+ * query here, as from every other reader of `spaces` (test/unit/deleted-spaces-filter.test.ts);
+ * only trash-repository.ts sees it.
+ */
 export class SpacesRepository {
   /** A space's organization, on every space-keyed request (cached while nothing changes). */
   private readonly organization;
@@ -20,17 +25,28 @@ export class SpacesRepository {
   constructor(private readonly db: Db) {
     this.organization = prepareCached(
       db,
-      (id: string) => db.selectFrom('spaces').select('organization_id').where('id', '=', id),
+      (id: string) =>
+        db
+          .selectFrom('spaces')
+          .select('organization_id')
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null),
       ([row]) => row?.organization_id,
     );
     this.revision = prepareCached(
       db,
-      (id: string) => db.selectFrom('spaces').select('revision_id').where('id', '=', id),
+      (id: string) =>
+        db
+          .selectFrom('spaces')
+          .select('revision_id')
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null),
       ([row]) => row?.revision_id,
     );
     this.row = prepareCached(
       db,
-      (id: string) => db.selectFrom('spaces').selectAll().where('id', '=', id),
+      (id: string) =>
+        db.selectFrom('spaces').selectAll().where('id', '=', id).where('deleted_at', 'is', null),
       ([row]) => row,
     );
     this.language = prepareCached(
@@ -117,28 +133,6 @@ export class SpacesRepository {
     });
   }
 
-  /** Deletes a space unless a site shows it (then those sites); `missing` when there is none. */
-  async delete(id: string): Promise<'missing' | 'deleted' | { id: string; title: string }[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const space = await lockRows(
-        trx,
-        trx.selectFrom('spaces').select('id').where('id', '=', id),
-        'spaces',
-      ).executeTakeFirst();
-      if (space === undefined) return 'missing' as const;
-      const sites = await trx
-        .selectFrom('site_spaces as ss')
-        .innerJoin('sites as s', 's.id', 'ss.site_id')
-        .select(['s.id', 's.title'])
-        .where('ss.space_id', '=', id)
-        .orderBy('s.created_at')
-        .execute();
-      if (sites.length > 0) return sites;
-      await trx.deleteFrom('spaces').where('id', '=', id).execute();
-      return 'deleted' as const;
-    });
-  }
-
   /** Change requests of each space: all of them, open ones and drafts. */
   async changeRequestCounts(spaceIds: string[]) {
     const counts = new Map<string, ChangeRequestCounts>();
@@ -166,7 +160,8 @@ export class SpacesRepository {
       .innerJoin('memberships as c', 'c.organization_id', 's.organization_id')
       .where('m.user_id', '=', userId)
       .where('m.role', '!=', 'guest')
-      .where('c.user_id', '=', callerId);
+      .where('c.user_id', '=', callerId)
+      .where('s.deleted_at', 'is', null);
     return keysetPage(query, 's', page, (q) => q.selectAll('s').select('m.role'));
   }
 
@@ -180,6 +175,7 @@ export class SpacesRepository {
       .selectAll()
       .where('id', '=', id)
       .where('organization_id', '=', organizationId)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
   }
 
@@ -188,13 +184,17 @@ export class SpacesRepository {
       .updateTable('spaces')
       .set(change)
       .where('id', '=', id)
+      .where('deleted_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
   }
 
   /** One page of an organization's spaces, oldest first. */
   async listInOrganization(organizationId: string, page: PageRequest) {
-    const query = this.db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId);
+    const query = this.db
+      .selectFrom('spaces as s')
+      .where('s.organization_id', '=', organizationId)
+      .where('s.deleted_at', 'is', null);
     return keysetPage(query, 's', page, (q) => q.selectAll('s'));
   }
 }

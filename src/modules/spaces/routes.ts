@@ -10,15 +10,18 @@ import { actorOf } from '../audit/actor.js';
 import { setRendererCache, spaceTag } from '../revalidation/cache-headers.js';
 import type { SpaceKeyedScope } from '../sites/scope.js';
 import type { SitesService } from '../sites/service.js';
+import type { SpaceLifecycle } from './lifecycle.js';
+import { spaceLifecycleRoutes } from './lifecycle-routes.js';
 import { CreateSpaceSchema, MemberSpaceSchema, SpaceSchema, UpdateSpaceSchema } from './schemas.js';
 import type { SpacesService } from './service.js';
 
 export const spacesRoutes: FastifyPluginAsyncTypebox<{
   spaces: SpacesService;
+  lifecycle: SpaceLifecycle;
   sites: SitesService;
   spaceKeyed: SpaceKeyedScope;
   urls: Urls;
-}> = async (app, { spaces, sites, spaceKeyed, urls }) => {
+}> = async (app, { spaces, lifecycle, sites, spaceKeyed, urls }) => {
   app.post(
     '/orgs/:organizationId/spaces',
     {
@@ -133,7 +136,7 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'deleteSpaceById',
         summary: 'Delete a space',
         description:
-          'Deletes the space with its revisions, change requests and insights at once (205). A space that a site shows is a 409 naming the site: remove it from the site first. A space that does not exist, or one of an organization the caller is not a member of, is a 204: nothing tells them apart.',
+          'Puts the space in the trash (205): from then on nobody reads it, and restoreSpace brings it back within 7 days; after that it is purged with its revisions, change requests, files and insights. A space that a site shows is a 409 naming the site: remove it from the site first. A space that does not exist, is already deleted, or is of an organization the caller is not a member of, is a 204: nothing tells them apart.',
         tags: ['spaces'],
         params: SpaceParams,
         response: responses(
@@ -146,8 +149,11 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      reply.code((await spaces.delete(request.params.spaceId)) ? 205 : 204).send(),
+      reply
+        .code((await lifecycle.delete(request.params.spaceId, actorOf(request))) ? 205 : 204)
+        .send(),
   );
+  await app.register(spaceLifecycleRoutes, { lifecycle });
 
   app.get(
     '/spaces/:spaceId',

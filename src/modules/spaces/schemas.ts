@@ -152,3 +152,48 @@ export const MemberSpaceSchema = Type.Object(
   },
   { title: 'MemberContentPermission' },
 );
+
+const SpacePointerSchema = Type.Object(
+  {
+    type: Type.Literal('space'),
+    space: Type.String({ description: 'Unique identifier for the space' }),
+  },
+  { additionalProperties: false, title: 'SpacePointer' },
+);
+const CollectionPointerSchema = Type.Object(
+  {
+    type: Type.Literal('collection'),
+    collection: Type.String({
+      description: 'Unique identifier for the collection (Livery has none: a 400)',
+    }),
+  },
+  { additionalProperties: false, title: 'CollectionPointer' },
+);
+const ContentPointer = Type.Union([SpacePointerSchema, CollectionPointerSchema]);
+
+/** moveSpace's body, GitBook 0.202's: a parent collection and a position, at least one. */
+export const MoveSpaceSchema = Type.Object(
+  {
+    parent: Type.Optional(
+      OrNull(
+        Type.String({
+          description:
+            'The unique id of the parent collection. Livery has no collections: only null (the top level of the organization) is accepted',
+        }),
+      ),
+    ),
+    position: Type.Optional(
+      Type.Object(
+        { before: Type.Optional(ContentPointer), after: Type.Optional(ContentPointer) },
+        {
+          additionalProperties: false,
+          title: 'ContentPosition',
+          description:
+            'Where to move the space: before or after a space of the same organization. Livery lists spaces by creation, so no position changes anything (a 409)',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, title: 'MoveSpace' },
+);
+export type MoveSpace = Static<typeof MoveSpaceSchema>;

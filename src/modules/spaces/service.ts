@@ -1,5 +1,5 @@
 import type { GitSyncRow, RevisionRow, SpaceRow } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { type Page, type PageRequest, toPage } from '../../http/pagination.js';
 import { newId, now } from '../../ids.js';
 import { refuseUnsupported } from '../../unsupported-inputs.js';
@@ -96,23 +96,6 @@ export class SpacesService {
     const revision = await this.repo.revisionOf(spaceId);
     if (revision === undefined) throw notFound('space', spaceId);
     return revision;
-  }
-
-  /**
-   * deleteSpaceById: true when deleted (205), false when there was none (204). A space a site
-   * shows cannot go: 409 naming the sites, so that no published variant loses its content
-   * unnoticed.
-   */
-  async delete(spaceId: string): Promise<boolean> {
-    const outcome = await this.repo.delete(spaceId);
-    if (outcome === 'missing') return false;
-    if (outcome !== 'deleted') {
-      const sites = outcome.map((site) => `${JSON.stringify(site.title)} (${site.id})`).join(', ');
-      throw conflict(
-        `Space ${spaceId} is shown by site ${sites}; remove it from the site (deleteSiteSpaceById) first`,
-      );
-    }
-    return true;
   }
 
   /**
@@ -222,7 +205,8 @@ export class SpacesService {
     return this.repo.findInOrganization(spaceId, organizationId);
   }
 
-  private async presentOne(row: SpaceRow, role: string): Promise<Space> {
+  /** GitBook's Space of one space, with its counters, language and Git Sync state. */
+  async presentOne(row: SpaceRow, role: string): Promise<Space> {
     const [counts, language, gitSync] = await Promise.all([
       this.repo.changeRequestCountsOf(row.id),
       this.repo.languageOf(row.id),

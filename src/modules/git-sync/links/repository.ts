@@ -1,20 +1,29 @@
 import type { Db } from '../../../db/database.js';
 import type { GitBranchPreviewRow, GitLinkRow } from '../../../db/schema.js';
 
-/** Linked spaces and their branch previews (migration 0017). */
+/**
+ * Linked spaces and their branch previews (migration 0017). The link of a space in the trash is
+ * absent (docs/content.md): no webhook, poll or sync reaches it until it is restored.
+ */
 export class GitLinksRepository {
   constructor(private readonly db: Db) {}
 
   get(spaceId: string): Promise<GitLinkRow | undefined> {
-    return this.db
-      .selectFrom('git_links')
-      .selectAll()
-      .where('space_id', '=', spaceId)
-      .executeTakeFirst();
+    return this.links().where('space_id', '=', spaceId).executeTakeFirst();
   }
 
   all(): Promise<GitLinkRow[]> {
-    return this.db.selectFrom('git_links').selectAll().execute();
+    return this.links().execute();
+  }
+
+  /** The links of live spaces. */
+  private links() {
+    return this.db
+      .selectFrom('git_links')
+      .selectAll()
+      .where('space_id', 'in', (eb) =>
+        eb.selectFrom('spaces').select('id').where('deleted_at', 'is', null),
+      );
   }
 
   async put(row: GitLinkRow): Promise<void> {

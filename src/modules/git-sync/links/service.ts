@@ -288,6 +288,7 @@ export class GitLinksService {
         .selectFrom('spaces')
         .select(['revision_id', 'updated_at'])
         .where('id', '=', spaceId)
+        .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (space === undefined) return;
       const livery = state?.revision_id !== space.revision_id;

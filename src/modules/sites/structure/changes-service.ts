@@ -5,6 +5,7 @@ import { newId, now } from '../../../ids.js';
 import { uniqueSlug } from '../../../slug.js';
 import { refuseUnsupported } from '../../../unsupported-inputs.js';
 import type { Actor } from '../../audit/actor.js';
+import { copyTitle } from '../../spaces/copy.js';
 import { newSpaceRow } from '../../spaces/service.js';
 import type { SiteSpace } from '../schemas.js';
 import type { Caller } from '../service.js';
@@ -260,6 +261,7 @@ export class SiteStructureChanges {
         .selectFrom('spaces')
         .selectAll()
         .where('id', '=', original.space_id)
+        .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow();
       const at = now();
       const copy: SpaceRow = {
@@ -380,10 +382,4 @@ function pageOf<T extends { id: string }>(items: T[], page: PageRequest): Page<T
     (x) => x.item,
     (x) => x.index,
   );
-}
-
-/** A copy's title: "<title> (copy)", within `max` characters. */
-function copyTitle(title: string, max: number): string {
-  const suffix = ' (copy)';
-  return `${title.slice(0, max - suffix.length)}${suffix}`;
 }

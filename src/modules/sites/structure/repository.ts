@@ -10,6 +10,7 @@ import type {
 } from '../../../db/schema.js';
 import { type AuditEntry, recordAudit } from '../../audit/record.js';
 import { deleteVariantHistory } from '../../customization/history-cleanup.js';
+import { copySpaceContent } from '../../spaces/copy.js';
 import { initialRevisionRow } from '../../spaces/service.js';
 import type { Executor } from '../repository.js';
 import type { NodeKind, StructureRows } from './tree.js';
@@ -83,55 +84,20 @@ export class StructureTx {
     await this.trx.insertInto('site_spaces').values(row).execute();
   }
 
-  /**
-   * Makes `copy` (a new space row) a copy of `source` as it is now: its current revision's pages,
-   * files and reusable content, under new ids of space and revision. Content is stored by hash
-   * per space (content/storage/), so copying is copying the space's stored nodes, bodies and
-   * content sets under the new space's id; the revision points at the same hashes.
-   */
-  async copySpace(source: SpaceRow, copy: SpaceRow): Promise<void> {
-    const revision = await this.trx
-      .selectFrom('revisions')
-      .selectAll()
-      .where('id', '=', source.revision_id)
-      .executeTakeFirstOrThrow();
-    await this.trx.insertInto('spaces').values(copy).execute();
-    await this.trx
-      .insertInto('revisions')
-      .values({
-        ...revision,
-        id: copy.revision_id,
-        space_id: copy.id,
-        type: 'edits',
-        parents: '[]',
-        merged_from: null,
-        touched: '[]',
-        created_by: null,
-        created_at: copy.created_at,
-        git: null,
-      })
-      .execute();
-    for (const table of ['page_nodes', 'page_bodies', 'content_sets'] as const) {
-      const columns =
-        table === 'page_nodes' ? 'node' : table === 'page_bodies' ? 'markdown' : 'json';
-      await this.trx
-        .insertInto(table as 'page_nodes')
-        .columns(['space_id', 'hash', columns as 'node'])
-        .expression((eb) =>
-          eb
-            .selectFrom(table as 'page_nodes')
-            .select([eb.val(copy.id).as('space_id'), 'hash', columns as 'node'])
-            .where('space_id', '=', source.id),
-        )
-        .execute();
-    }
+  /** Makes `copy` a copy of `source` as it is now (spaces/copy.ts). */
+  copySpace(source: SpaceRow, copy: SpaceRow): Promise<void> {
+    return copySpaceContent(this.trx, source, copy);
   }
 
   /** Whether the space exists, locked until commit so that it cannot be deleted meanwhile. */
   async lockSpace(spaceId: string): Promise<boolean> {
     const space = await lockRows(
       this.trx,
-      this.trx.selectFrom('spaces').select('id').where('id', '=', spaceId),
+      this.trx
+        .selectFrom('spaces')
+        .select('id')
+        .where('id', '=', spaceId)
+        .where('deleted_at', 'is', null),
       'spaces',
     ).executeTakeFirst();
     return space !== undefined;

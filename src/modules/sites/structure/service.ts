@@ -153,6 +153,7 @@ export class SiteStructureService {
       .selectFrom('spaces')
       .select('title')
       .where('id', '=', first.space_id)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
     const title = padTitle(first.title ?? space?.title ?? site.title);
     const section = newSectionRow(site.id, {
