@@ -36,6 +36,8 @@ import { customizationRoutes } from './modules/customization/routes.js';
 import { CustomizationService } from './modules/customization/service.js';
 import { FilesRepository } from './modules/files/repository.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { pdfRoutes } from './modules/pdf/routes.js';
+import { PdfService } from './modules/pdf/service.js';
 import { FilesService } from './modules/files/service.js';
 import { gitSource } from './modules/git-sync/import/fetch.js';
 import { gitLinkRoutes } from './modules/git-sync/links/routes.js';
@@ -255,6 +257,15 @@ export function buildServices(
     hostnameRoot: urls.hostnameRoot,
     workers,
   });
+  const pdf = new PdfService({
+    content,
+    spaces,
+    files,
+    published,
+    serverKey,
+    urls,
+    maxPages: config.pdfMaxPages,
+  });
   const previews = new ChangeRequestPreviewsService(new PreviewsRepository(db), {
     content,
     changeRequests: contentRepository,
@@ -333,6 +344,7 @@ export function buildServices(
     rendererReads,
     redirects,
     published,
+    pdf,
     search,
     content,
     changeRequests,
@@ -572,6 +584,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(gitLinkRoutes, { links: services.gitLinks });
       await v1.register(gitWebhookRoutes, { links: services.gitLinks });
       await v1.register(previewLinkRoutes, { previews: services.previews });
+      await v1.register(pdfRoutes, { pdf: services.pdf });
     },
     { prefix: '/v1' },
   );
