@@ -188,6 +188,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   getPageDocumentInRevisionById: renderer(p('read', 'space:read')),
   getPageInRevisionByPath: renderer(p('read', 'space:read')),
   listRevisionPageMetaLinks: renderer(p('read', 'space:read')),
+  getSpacePDF: p('read', 'space:read'),
 
   // Files and reusable contents (docs/git-sync.md).
   listFiles: p('read', 'space:read'),

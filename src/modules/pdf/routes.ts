@@ -58,8 +58,9 @@ export const pdfDownloadRoutes: FastifyPluginAsyncTypebox<{ pdf: PdfService }> =
   app,
   { pdf },
 ) => {
-  app.get('/s/@livery/pdf/:token', { schema: { hide: true } }, async (request, reply) => {
-    const { token } = request.params as { token: string };
+  // A wildcard, not `:token`: a token may be longer than the router's longest parameter.
+  app.get('/s/@livery/pdf/*', { schema: { hide: true } }, async (request, reply) => {
+    const token = (request.params as { '*': string })['*'];
     let body: PassThrough | undefined;
     const written = pdf.write(
       token,

@@ -21,8 +21,26 @@ export interface PdfTicket {
 export const PDF_URL_SECONDS = 3600;
 const PURPOSE = 'pdf-url';
 
+/** The ticket as a JSON array (shorter than an object: the URL stays short). */
+const packed = (t: PdfTicket) => [t.spaceId, t.revisionId, t.expires, t.page ?? '', t.only === true ? 1 : 0, t.siteId ?? '', t.siteSpaceId ?? ''];
+
+function unpacked(value: unknown): PdfTicket | undefined {
+  if (!Array.isArray(value) || value.length !== 7) return undefined;
+  const [spaceId, revisionId, expires, page, only, siteId, siteSpaceId] = value as unknown[];
+  if (typeof spaceId !== 'string' || typeof revisionId !== 'string' || typeof expires !== 'number') return undefined;
+  if (typeof page !== 'string' || typeof siteId !== 'string' || typeof siteSpaceId !== 'string') return undefined;
+  return {
+    spaceId,
+    revisionId,
+    expires,
+    ...(page === '' ? {} : { page }),
+    ...(only === 1 ? { only: true } : {}),
+    ...(siteId === '' || siteSpaceId === '' ? {} : { siteId, siteSpaceId }),
+  };
+}
+
 export function signTicket(key: ServerKey, ticket: PdfTicket): string {
-  const payload = Buffer.from(JSON.stringify(ticket), 'utf8').toString('base64url');
+  const payload = Buffer.from(JSON.stringify(packed(ticket)), 'utf8').toString('base64url');
   return `${payload}.${key.sign(PURPOSE, payload)}`;
 }
 
@@ -35,12 +53,12 @@ export function openTicket(
   const [payload, signature, extra] = token.split('.');
   if (payload === undefined || signature === undefined || extra !== undefined) return 'invalid';
   if (!key.verify(PURPOSE, payload, signature)) return 'invalid';
-  let ticket: PdfTicket;
+  let ticket: PdfTicket | undefined;
   try {
-    ticket = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as PdfTicket;
+    ticket = unpacked(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
   } catch {
     return 'invalid';
   }
-  if (typeof ticket.expires !== 'number' || typeof ticket.spaceId !== 'string') return 'invalid';
+  if (ticket === undefined) return 'invalid';
   return ticket.expires <= nowSeconds ? 'expired' : ticket;
 }
