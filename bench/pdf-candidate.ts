@@ -50,8 +50,15 @@ if (kind === 'pdfkit') {
   });
   const page = await browser.newPage();
   await page.setContent(html);
-  const pdf = await page.pdf({ path: out, format: 'A4', outline: true, margin: { top: '2cm', bottom: '2cm', left: '2cm', right: '2cm' } });
+  const pdf = await page.pdf({
+    path: out,
+    format: 'A4',
+    outline: true,
+    margin: { top: '2cm', bottom: '2cm', left: '2cm', right: '2cm' },
+  });
   bytes = pdf.length;
   await browser.close();
 }
-process.stdout.write(`${JSON.stringify({ kind, count, seconds: (performance.now() - start) / 1000, bytes })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ kind, count, seconds: (performance.now() - start) / 1000, bytes })}\n`,
+);

@@ -16,7 +16,8 @@ import { performance } from 'node:perf_hooks';
  */
 const PAGES = Number(process.env.BENCH_PDF_PAGES ?? 500);
 const KINDS = (process.env.BENCH_PDF_KINDS ?? 'baseline,pdfkit,chromium').split(',');
-const pin = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0 && process.env.BENCH_PIN !== '0';
+const pin =
+  cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0 && process.env.BENCH_PIN !== '0';
 
 function children(pid: number): number[] {
   const found = [pid];
@@ -58,7 +59,17 @@ function treeMemory(pid: number): { rss: number; pss: number } {
 
 async function measure(kind: string) {
   const out = `/tmp/livery-bench-${kind}.pdf`;
-  const args = ['--import', 'tsx', 'bench/pdf-candidate.ts', kind, String(PAGES), out];
+  // The V8 flags of `npm start` (docs/deploy.md, "Memory"): the server's heap as deployed.
+  const args = [
+    '--max-semi-space-size=2',
+    '--heap-growing-percent=50',
+    '--import',
+    'tsx',
+    'bench/pdf-candidate.ts',
+    kind,
+    String(PAGES),
+    out,
+  ];
   const command = pin ? 'taskset' : process.execPath;
   const start = performance.now();
   const child = spawn(command, pin ? ['-c', '0', process.execPath, ...args] : args, {
@@ -80,8 +91,17 @@ async function measure(kind: string) {
   const cpu = [...cpuSeen.values()].reduce((a, b) => a + b, 0);
   if (code !== 0) return { kind, failed: `exit ${code}` };
   const report = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { seconds: number };
-  const sheets = kind === 'baseline' ? 0 : (readFileSync(out, 'latin1').match(/\/Type \/Page\b/g) ?? []).length;
-  return { kind, wall, cpu, inside: report.seconds, peak, bytes: kind === 'baseline' ? 0 : statSync(out).size, sheets };
+  const sheets =
+    kind === 'baseline' ? 0 : (readFileSync(out, 'latin1').match(/\/Type \/Page\b/g) ?? []).length;
+  return {
+    kind,
+    wall,
+    cpu,
+    inside: report.seconds,
+    peak,
+    bytes: kind === 'baseline' ? 0 : statSync(out).size,
+    sheets,
+  };
 }
 
 process.stdout.write(

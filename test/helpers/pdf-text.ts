@@ -33,8 +33,12 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
       if (annotation.subtype !== 'Link') continue;
       if (typeof annotation.url === 'string') urls.push(annotation.url);
       else if (annotation.dest !== undefined && annotation.dest !== null) {
-        const dest = typeof annotation.dest === 'string' ? await pdf.getDestination(annotation.dest) : annotation.dest;
-        if (Array.isArray(dest) && dest[0] !== undefined) jumps.push((await pdf.getPageIndex(dest[0])) + 1);
+        const dest =
+          typeof annotation.dest === 'string'
+            ? await pdf.getDestination(annotation.dest)
+            : annotation.dest;
+        if (Array.isArray(dest) && dest[0] !== undefined)
+          jumps.push((await pdf.getPageIndex(dest[0])) + 1);
       }
     }
     result.jumps.push(jumps);

@@ -39,7 +39,12 @@ async function space() {
       type: 'link',
       target: { kind: 'url', url: 'https://example.test' },
     },
-    { operation: 'insert_page', title: 'Last words', slug: 'last', document: { markdown: 'The end.' } },
+    {
+      operation: 'insert_page',
+      title: 'Last words',
+      slug: 'last',
+      document: { markdown: 'The end.' },
+    },
   ]);
   const pages = await publishChanges(t, spaceId, [
     {
@@ -47,11 +52,19 @@ async function space() {
       title: 'Install',
       slug: 'install',
       into: byTitle(first, 'Guides').id,
-      document: { markdown: 'Run the installer. Back to [welcome](/welcome). See https://example.org/' },
+      document: {
+        markdown: 'Run the installer. Back to [welcome](/welcome). See https://example.org/',
+      },
     },
   ]);
   const id = (title: string) => byTitle(pages, title).id;
-  return { spaceId, welcome: id('Welcome'), guides: id('Guides'), install: id('Install'), link: id('Elsewhere') };
+  return {
+    spaceId,
+    welcome: id('Welcome'),
+    guides: id('Guides'),
+    install: id('Install'),
+    link: id('Elsewhere'),
+  };
 }
 
 /** The PDF behind a getSpacePDF URL, fetched as anyone (no token). */
@@ -61,27 +74,44 @@ async function download(url: string) {
   const response = await t.app.inject({ method: 'GET', url: path });
   assert.equal(response.statusCode, 200, response.body.slice(0, 300));
   assert.equal(response.headers['content-type'], 'application/pdf');
-  assert.match(String(response.headers['content-disposition']), /^attachment; filename="[\w-]+\.pdf"$/);
+  assert.match(
+    String(response.headers['content-disposition']),
+    /^attachment; filename="[\w-]+\.pdf"$/,
+  );
   return { bytes: response.rawPayload, read: await readPdf(response.rawPayload) };
 }
 
-const sheetOf = (pages: string[], title: string) => pages.findIndex((text) => text.startsWith(title));
+const sheetOf = (pages: string[], title: string) =>
+  pages.findIndex((text) => text.startsWith(title));
 
 describe('getSpacePDF', () => {
   test('the whole space: contents, every page in order from a new sheet, working links, wrapped code', async () => {
     const s = await space();
-    const answer = expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf` }), 200);
+    const answer = expectStatus(
+      await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf` }),
+      200,
+    );
     assert.deepEqual(Object.keys(answer), ['url']);
     const { bytes, read } = await download(answer.url as string);
     // The first sheet: the title and the contents, in the tree's order (the link page has no content).
     const contents = read.pages[0] ?? '';
     assert.match(contents, /^Field guide\nContents\n/);
-    const order = ['Welcome', 'Guides', 'Install', 'Last words'].map((title) => contents.indexOf(`${title} `));
-    assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] ?? 0))), contents);
+    const order = ['Welcome', 'Guides', 'Install', 'Last words'].map((title) =>
+      contents.indexOf(`${title} `),
+    );
+    assert.ok(
+      order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] ?? 0))),
+      contents,
+    );
     assert.ok(!contents.includes('Elsewhere'));
     // Each page starts a sheet of its own, in order.
-    const sheets = ['Welcome', 'Guides', 'Install', 'Last words'].map((title) => sheetOf(read.pages, title));
-    assert.ok(sheets.every((sheet, i) => sheet > 0 && (i === 0 || sheet > (sheets[i - 1] ?? 0))), JSON.stringify(sheets));
+    const sheets = ['Welcome', 'Guides', 'Install', 'Last words'].map((title) =>
+      sheetOf(read.pages, title),
+    );
+    assert.ok(
+      sheets.every((sheet, i) => sheet > 0 && (i === 0 || sheet > (sheets[i - 1] ?? 0))),
+      JSON.stringify(sheets),
+    );
     const [welcome = 0, guides = 0, install = 0, last = 0] = sheets;
     // Contents entries jump to their pages (1-based sheet numbers).
     assert.deepEqual(
@@ -95,31 +125,65 @@ describe('getSpacePDF', () => {
     // The long line of code wraps and is all there.
     const welcomeText = read.pages[welcome] ?? '';
     assert.ok(welcomeText.replace(/\s+/g, '').includes(`echo${LONG}`), welcomeText);
-    assert.ok(welcomeText.split('\n').every((line) => line.length < 200), 'no line runs off the sheet');
+    assert.ok(
+      welcomeText.split('\n').every((line) => line.length < 200),
+      'no line runs off the sheet',
+    );
     // Bookmarks in the tree's shape.
     assert.deepEqual(read.outline, ['Welcome', 'Guides', '  Install', 'Last words']);
     // The default fonts (Inter, IBM Plex Mono), embedded.
-    const fonts = [...new Set(Buffer.from(bytes).toString('latin1').match(/\/BaseFont \/[A-Z]{6}\+[\w-]+/g))];
-    assert.ok(fonts.some((f) => f.endsWith('+Inter-Regular')), fonts.join());
-    assert.ok(fonts.some((f) => /\+IBMPlexMono/.test(f)), fonts.join());
+    const fonts = [
+      ...new Set(
+        Buffer.from(bytes)
+          .toString('latin1')
+          .match(/\/BaseFont \/[A-Z]{6}\+[\w-]+/g),
+      ),
+    ];
+    assert.ok(
+      fonts.some((f) => f.endsWith('+Inter-Regular')),
+      fonts.join(),
+    );
+    assert.ok(
+      fonts.some((f) => /\+IBMPlexMono/.test(f)),
+      fonts.join(),
+    );
   });
 
   test('one page with only=true; a page and its descendants without', async () => {
     const s = await space();
-    const one = expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf?page=${s.install}&only=true` }), 200);
+    const one = expectStatus(
+      await t.request({
+        method: 'GET',
+        url: `/v1/spaces/${s.spaceId}/pdf?page=${s.install}&only=true`,
+      }),
+      200,
+    );
     const alone = (await download(one.url as string)).read;
     assert.deepEqual(alone.outline, ['Install']);
     // A link to a page left out of the PDF is no link: only the contents jump.
     assert.deepEqual(alone.jumps.slice(1).flat(), []);
-    const chapter = expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf?page=${s.guides}` }), 200);
+    const chapter = expectStatus(
+      await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf?page=${s.guides}` }),
+      200,
+    );
     assert.deepEqual((await download(chapter.url as string)).read.outline, ['Guides', '  Install']);
-    const explicit = expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf?page=${s.guides}&only=false` }), 200);
-    assert.deepEqual((await download(explicit.url as string)).read.outline, ['Guides', '  Install']);
+    const explicit = expectStatus(
+      await t.request({
+        method: 'GET',
+        url: `/v1/spaces/${s.spaceId}/pdf?page=${s.guides}&only=false`,
+      }),
+      200,
+    );
+    assert.deepEqual((await download(explicit.url as string)).read.outline, [
+      'Guides',
+      '  Install',
+    ]);
   });
 
   test('bad inputs name their field', async () => {
     const s = await space();
-    const get = (query: string) => t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf${query}` });
+    const get = (query: string) =>
+      t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf${query}` });
     assert.match(expectError(await get('?page=nope'), 404), /page/);
     assert.match(expectError(await get('?only=true'), 400), /only/);
     assert.match(expectError(await get('?only=yes'), 400), /only/);
@@ -131,18 +195,27 @@ describe('getSpacePDF', () => {
 
   test('the URL is the capability: altered → 404, expired → 410', async () => {
     const s = await space();
-    const answer = expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf` }), 200);
+    const answer = expectStatus(
+      await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf` }),
+      200,
+    );
     const path = new URL(answer.url as string).pathname;
     const altered = `${path.slice(0, -3)}${path.endsWith('AAA') ? 'BBB' : 'AAA'}`;
     expectError(await t.app.inject({ method: 'GET', url: altered }), 404);
     expectError(await t.app.inject({ method: 'GET', url: '/s/@livery/pdf/x.y' }), 404);
-    const revision = expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/content` }), 200);
+    const revision = expectStatus(
+      await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/content` }),
+      200,
+    );
     const expired = signTicket(t.services.serverKey, {
       spaceId: s.spaceId,
       revisionId: revision.id as string,
       expires: Math.floor(Date.now() / 1000) - 1,
     });
-    assert.match(expectError(await t.app.inject({ method: 'GET', url: `/s/@livery/pdf/${expired}` }), 410), /expired/);
+    assert.match(
+      expectError(await t.app.inject({ method: 'GET', url: `/s/@livery/pdf/${expired}` }), 410),
+      /expired/,
+    );
   });
 });
 
@@ -153,9 +226,15 @@ describe('PDF_MAX_PAGES', () => {
       const previous = t;
       t = small;
       const s = await space();
-      const message = expectError(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf` }), 413);
+      const message = expectError(
+        await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf` }),
+        413,
+      );
       assert.match(message, /4 pages, over the limit of 2 \(PDF_MAX_PAGES\).*`page`/);
-      expectStatus(await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf?page=${s.guides}` }), 200);
+      expectStatus(
+        await t.request({ method: 'GET', url: `/v1/spaces/${s.spaceId}/pdf?page=${s.guides}` }),
+        200,
+      );
       t = previous;
     } finally {
       await small.close();
@@ -170,18 +249,26 @@ describe('Export as PDF on the published site', () => {
     await customize(t, site, { pageActions: { items: ['pdf', 'markdown'] } });
     const page = await visit(t, `${site.address}/intro`);
     assert.equal(page.statusCode, 200);
-    const href = /href="([^"]*@livery\/pdf\?siteSpaceId=[^"]*)"/.exec(page.body)?.[1]?.replaceAll('&amp;', '&');
+    const href = /href="([^"]*@livery\/pdf\?siteSpaceId=[^"]*)"/
+      .exec(page.body)?.[1]
+      ?.replaceAll('&amp;', '&');
     assert.ok(href, 'an Export as PDF link');
     const redirect = await visit(t, href);
     assert.equal(redirect.statusCode, 302);
     const { read } = await download(String(redirect.headers.location));
     assert.deepEqual(read.outline, ['Intro', '  Child', 'Guides', '  Install', 'Last']);
-    assert.ok(read.pages.some((text) => text.startsWith('Install\nnpm i')), read.pages.join('|'));
+    assert.ok(
+      read.pages.some((text) => text.startsWith('Install\nnpm i')),
+      read.pages.join('|'),
+    );
   });
 
   test('pdf.enabled off: no link, and the address is a 403', async () => {
     const site = await publishedSite(t, 'pdf-off');
-    await customize(t, site, { pdf: { enabled: false }, pageActions: { items: ['pdf', 'markdown'] } });
+    await customize(t, site, {
+      pdf: { enabled: false },
+      pageActions: { items: ['pdf', 'markdown'] },
+    });
     const page = await visit(t, `${site.address}/intro`);
     assert.equal(page.statusCode, 200);
     assert.ok(!page.body.includes('@livery/pdf'));

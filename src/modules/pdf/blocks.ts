@@ -64,7 +64,7 @@ export class BlockWriter {
     doc.y += after;
   }
 
-  private block(node: Block, x: number, width: number): void {
+  private block(node: Block, x: number, width: number) {
     const { doc, palette } = this;
     switch (node.type) {
       case 'heading-1':
@@ -120,7 +120,13 @@ export class BlockWriter {
           const data = image.data as { alt?: string; caption?: string };
           const text = data.caption ?? data.alt ?? '';
           this.runs(
-            [{ text: `[Image${text === '' ? '' : `: ${text}`}]`, font: 'body', color: palette.muted }],
+            [
+              {
+                text: `[Image${text === '' ? '' : `: ${text}`}]`,
+                font: 'body',
+                color: palette.muted,
+              },
+            ],
             x,
             width,
           );
@@ -250,10 +256,15 @@ export class BlockWriter {
   /** Embeds, files and page references: a line naming them, a link where it leads somewhere. */
   private reference(node: Block, x: number, width: number) {
     const data = node.data as { url?: unknown; ref?: { kind: string; page?: string } };
-    const ref = node.type === 'embed' ? { kind: 'url', url: String(data.url ?? '') } : (data.ref ?? { kind: 'none' });
+    const ref =
+      node.type === 'embed'
+        ? { kind: 'url', url: String(data.url ?? '') }
+        : (data.ref ?? { kind: 'none' });
     const title =
       plainText(node.nodes) ||
-      (ref.kind === 'page' && 'page' in ref ? this.links.pageTitle?.(String(ref.page)) : undefined) ||
+      (ref.kind === 'page' && 'page' in ref
+        ? this.links.pageTitle?.(String(ref.page))
+        : undefined) ||
       (typeof data.url === 'string' ? data.url : '') ||
       '→';
     const link = {

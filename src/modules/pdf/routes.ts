@@ -22,7 +22,8 @@ const PdfQuery = Type.Object({
   page: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'ID of a specific page to generate a PDF for: the page and its descendants, or the page alone with `only=true`.',
+      description:
+        'ID of a specific page to generate a PDF for: the page and its descendants, or the page alone with `only=true`.',
     }),
   ),
 });

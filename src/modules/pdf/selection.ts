@@ -34,7 +34,10 @@ export function selectPages(tree: Tree, request: PdfRequest, maxPages: number): 
   } else {
     const found = findById(tree, request.page);
     if (found === undefined) {
-      throw new AppError(404, `querystring.page: no page ${JSON.stringify(request.page)} in this space`);
+      throw new AppError(
+        404,
+        `querystring.page: no page ${JSON.stringify(request.page)} in this space`,
+      );
     }
     if (found.page.type === 'link') {
       throw badRequest(

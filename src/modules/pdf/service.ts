@@ -43,7 +43,11 @@ export class PdfService {
     return Math.floor((this.deps.now?.() ?? Date.now()) / 1000);
   }
 
-  async temporaryUrl(spaceId: string, request: PdfRequest, shownBy?: ShownBy): Promise<{ url: string }> {
+  async temporaryUrl(
+    spaceId: string,
+    request: PdfRequest,
+    shownBy?: ShownBy,
+  ): Promise<{ url: string }> {
     const revision = await this.deps.content.revisionFor(spaceId, { kind: 'space' });
     selectPages(revision.pages, request, this.deps.maxPages);
     const ticket: PdfTicket = {
@@ -51,10 +55,14 @@ export class PdfService {
       revisionId: revision.id,
       ...(request.page === undefined ? {} : { page: request.page }),
       ...(request.only === true ? { only: true } : {}),
-      ...(shownBy === undefined ? {} : { siteId: shownBy.siteId, siteSpaceId: shownBy.siteSpaceId }),
+      ...(shownBy === undefined
+        ? {}
+        : { siteId: shownBy.siteId, siteSpaceId: shownBy.siteSpaceId }),
       expires: this.nowSeconds() + PDF_URL_SECONDS,
     };
-    return { url: `${this.deps.urls.publicBase}@livery/pdf/${signTicket(this.deps.serverKey, ticket)}` };
+    return {
+      url: `${this.deps.urls.publicBase}@livery/pdf/${signTicket(this.deps.serverKey, ticket)}`,
+    };
   }
 
   /**
@@ -69,7 +77,10 @@ export class PdfService {
     const ticket = openTicket(this.deps.serverKey, token, this.nowSeconds());
     if (ticket === 'invalid') throw new AppError(404, 'token: no PDF at this address');
     if (ticket === 'expired') {
-      throw new AppError(410, 'token: this PDF address has expired (it works for an hour): ask getSpacePDF for a new one');
+      throw new AppError(
+        410,
+        'token: this PDF address has expired (it works for an hour): ask getSpacePDF for a new one',
+      );
     }
     const { content, spaces, files, published } = this.deps;
     const source = { kind: 'revision', revisionId: ticket.revisionId } as const;
@@ -92,7 +103,10 @@ export class PdfService {
     }
     this.writing++;
     try {
-      const title = pages.length === 1 && ticket.page !== undefined ? (pages[0]?.title ?? space.title) : space.title;
+      const title =
+        pages.length === 1 && ticket.page !== undefined
+          ? (pages[0]?.title ?? space.title)
+          : space.title;
       const out = start(fileNameOf(title));
       const started = Date.now();
       const sheets = await writePdf(
@@ -124,6 +138,7 @@ export class PdfService {
 export function fileNameOf(title: string): string {
   const base = title
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .replace(/[^A-Za-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 80);

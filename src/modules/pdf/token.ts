@@ -22,13 +22,23 @@ export const PDF_URL_SECONDS = 3600;
 const PURPOSE = 'pdf-url';
 
 /** The ticket as a JSON array (shorter than an object: the URL stays short). */
-const packed = (t: PdfTicket) => [t.spaceId, t.revisionId, t.expires, t.page ?? '', t.only === true ? 1 : 0, t.siteId ?? '', t.siteSpaceId ?? ''];
+const packed = (t: PdfTicket) => [
+  t.spaceId,
+  t.revisionId,
+  t.expires,
+  t.page ?? '',
+  t.only === true ? 1 : 0,
+  t.siteId ?? '',
+  t.siteSpaceId ?? '',
+];
 
 function unpacked(value: unknown): PdfTicket | undefined {
   if (!Array.isArray(value) || value.length !== 7) return undefined;
   const [spaceId, revisionId, expires, page, only, siteId, siteSpaceId] = value as unknown[];
-  if (typeof spaceId !== 'string' || typeof revisionId !== 'string' || typeof expires !== 'number') return undefined;
-  if (typeof page !== 'string' || typeof siteId !== 'string' || typeof siteSpaceId !== 'string') return undefined;
+  if (typeof spaceId !== 'string' || typeof revisionId !== 'string' || typeof expires !== 'number')
+    return undefined;
+  if (typeof page !== 'string' || typeof siteId !== 'string' || typeof siteSpaceId !== 'string')
+    return undefined;
   return {
     spaceId,
     revisionId,

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
-import type { JsonDocument } from '../documents/model.js';
 import type { Settings } from '../../settings/settings-schema.js';
+import type { JsonDocument } from '../documents/model.js';
 import { scale } from '../theme/colors.js';
 import { BlockWriter, type Palette } from './blocks.js';
 import { pdfFonts } from './fonts.js';
@@ -80,7 +80,11 @@ export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): P
     outline[page.depth] = parent.addItem(page.title);
     outline.length = page.depth + 1;
     const width = doc.page.width - 2 * MARGIN;
-    doc.font('heading').fontSize(22).fillColor(palette.ink).text(page.title, MARGIN, MARGIN, { width });
+    doc
+      .font('heading')
+      .fontSize(22)
+      .fillColor(palette.ink)
+      .text(page.title, MARGIN, MARGIN, { width });
     if (page.description !== undefined && page.description !== '') {
       doc.moveDown(0.3);
       doc.font('body').fontSize(12).fillColor(palette.muted).text(page.description, { width });
@@ -94,7 +98,8 @@ export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): P
       fileUrl: source.fileUrl,
       pageTitle: (id) => titles.get(id),
     };
-    if (document !== undefined) new BlockWriter(doc, palette, links).blocks(document.nodes, MARGIN, width);
+    if (document !== undefined)
+      new BlockWriter(doc, palette, links).blocks(document.nodes, MARGIN, width);
     // The event loop's turn: other requests go on while a long PDF is written.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -120,12 +125,22 @@ function writeContents(
     const y = (sheet === 0 ? layout.tocTop : MARGIN) + row * layout.line;
     const indent = Math.min(page.depth, 6) * 14;
     const number = String((startPage[i] ?? 0) + 1);
-    doc.font(page.depth === 0 ? 'bold' : 'body').fontSize(TOC_SIZE).fillColor(layout.palette.ink);
+    doc
+      .font(page.depth === 0 ? 'bold' : 'body')
+      .fontSize(TOC_SIZE)
+      .fillColor(layout.palette.ink);
     const numberWidth = doc.widthOfString(number);
     const room = width - indent - numberWidth - 16;
     const title = fitted(doc, page.title, room);
-    doc.text(title, MARGIN + indent, y, { width: room, lineBreak: false, goTo: pageDestination(page.id) } as PDFKit.Mixins.TextOptions);
-    doc.text(number, MARGIN + width - numberWidth, y, { lineBreak: false, goTo: pageDestination(page.id) } as PDFKit.Mixins.TextOptions);
+    doc.text(title, MARGIN + indent, y, {
+      width: room,
+      lineBreak: false,
+      goTo: pageDestination(page.id),
+    } as PDFKit.Mixins.TextOptions);
+    doc.text(number, MARGIN + width - numberWidth, y, {
+      lineBreak: false,
+      goTo: pageDestination(page.id),
+    } as PDFKit.Mixins.TextOptions);
   });
 }
 

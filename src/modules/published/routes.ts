@@ -8,6 +8,7 @@ import { ifNoneMatchHits } from '../../http/conditional.js';
 import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
+import type { PdfService } from '../pdf/service.js';
 import type { RedirectsService } from '../redirects/service.js';
 import { canonicalPath } from '../redirects/source-path.js';
 import { MAX_QUERY } from '../search/schemas.js';
@@ -24,7 +25,6 @@ import {
   representationOf,
   sendPage,
 } from './rendering/page-representation.js';
-import type { PdfService } from '../pdf/service.js';
 import { searchBox } from './search-box.js';
 import { newVisitorId, type OpenSite, type PublishedSiteService } from './service.js';
 
