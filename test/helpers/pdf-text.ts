@@ -1,7 +1,8 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /**
- * A PDF read back as Mozilla's PDF.js reads it (pdfjs-dist, a dev dependency): each page's text,
+ * A PDF read back as Mozilla's PDF.js reads it (pdfjs-dist, a dev dependency): each page's text
+ * (its footer checked and taken off),
  * its internal links (the page number a link jumps to) and external ones, and the bookmarks.
  * Tests judge Livery's PDFs on what a reader's viewer finds in them, not on their bytes.
  */
@@ -13,6 +14,19 @@ export interface ReadPdf {
   urls: string[][];
   outline: string[];
   fonts: string[];
+}
+
+/**
+ * The sheets' text without their footers (`n / total`, written first on each sheet), asserting
+ * that every sheet has its own.
+ */
+export function withoutFooters(pages: string[]): string[] {
+  return pages.map((text, i) => {
+    const footer = `${i + 1} / ${pages.length}\n`;
+    if (!text.startsWith(footer))
+      throw new Error(`sheet ${i + 1} has no footer: ${text.slice(0, 40)}`);
+    return text.slice(footer.length);
+  });
 }
 
 export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
@@ -52,6 +66,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
   };
   walk(await pdf.getOutline(), 0);
   result.fonts = [...fonts];
+  result.pages = withoutFooters(result.pages);
   await pdf.destroy();
   return result;
 }

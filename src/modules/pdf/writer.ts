@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import type { Settings } from '../../settings/settings-schema.js';
 import type { JsonDocument } from '../documents/model.js';
@@ -13,8 +14,6 @@ import type { PdfPage } from './selection.js';
  * bookmarks in the shape of the page tree and page numbers at the foot. The site's fonts and
  * colors (fonts.ts; the primary color for links, the hint colors for hints).
  *
- * Pages are kept in memory until the end (pdfkit's `bufferPages`), to write the table of contents'
- * page numbers and the footers once known: about 0.1 MiB a page (docs/BENCHMARKS.md, "PDF").
  * Between pages the event loop gets a turn, so a long PDF never stalls other requests.
  */
 export interface PdfSource {
@@ -30,12 +29,35 @@ const MARGIN = 56;
 const TOC_SIZE = 10.5;
 const TOC_GAP = 4;
 
+/** Where each page of the PDF starts (0-based sheet), and how many sheets there are. */
+interface Layout {
+  startPage: number[];
+  total: number;
+}
+
+/**
+ * Two passes over the same code: the first, into nothing, learns on which sheet each page
+ * starts; the second writes the PDF with those numbers in its contents and footers. Each sheet
+ * is written out as soon as it is full, so memory does not grow with the PDF's length (about
+ * 1.8 times the CPU of one pass: docs/BENCHMARKS.md, "PDF export").
+ */
 export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): Promise<number> {
+  const nowhere = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const layout = await render(source, nowhere, undefined);
+  return (await render(source, out, layout)).total;
+}
+
+async function render(
+  source: PdfSource,
+  out: NodeJS.WritableStream,
+  known: Layout | undefined,
+): Promise<Layout> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    bufferPages: true,
     autoFirstPage: false,
+    // The first pass's sheets are thrown away: not worth compressing.
+    compress: known !== undefined,
     displayTitle: true,
     info: { Title: source.title, Creator: 'Livery' },
   });
@@ -54,8 +76,13 @@ export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): P
   const palette = paletteOf(source.settings);
   const titles = new Map(source.pages.map((page) => [page.id, page.title]));
   const printed = new Set(titles.keys());
+  let sheets = 0;
+  doc.on('pageAdded', () => {
+    sheets++;
+    footer(doc, sheets, known?.total, palette);
+  });
 
-  // The title and the table of contents' sheets, left blank for their page numbers.
+  // The title, then the table of contents, one line per page.
   doc.addPage();
   doc.font('heading').fontSize(24).fillColor(palette.ink).text(source.title);
   doc.moveDown(0.5);
@@ -67,14 +94,18 @@ export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): P
   const bottom = doc.page.height - MARGIN;
   const first = Math.max(1, Math.floor((bottom - tocTop) / line));
   const perPage = Math.floor((bottom - MARGIN) / line);
-  const tocPages = 1 + Math.ceil(Math.max(0, source.pages.length - first) / perPage);
-  for (let i = 1; i < tocPages; i++) doc.addPage();
+  source.pages.forEach((page, i) => {
+    const row = i < first ? i : (i - first) % perPage;
+    if (i >= first && row === 0) doc.addPage();
+    const y = (i < first ? tocTop : MARGIN) + row * line;
+    contentsLine(doc, page, (known?.startPage[i] ?? 0) + 1, y, palette);
+  });
 
   const startPage: number[] = [];
   const outline: PDFKit.PDFOutline[] = [];
   for (const page of source.pages) {
     doc.addPage();
-    startPage.push(doc.bufferedPageRange().count - 1);
+    startPage.push(sheets - 1);
     doc.addNamedDestination(pageDestination(page.id));
     const parent = outline[page.depth - 1] ?? doc.outline;
     outline[page.depth] = parent.addItem(page.title);
@@ -98,50 +129,37 @@ export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): P
       fileUrl: source.fileUrl,
       pageTitle: (id) => titles.get(id),
     };
-    if (document !== undefined)
+    if (document !== undefined) {
       new BlockWriter(doc, palette, links).blocks(document.nodes, MARGIN, width);
+    }
     // The event loop's turn: other requests go on while a long PDF is written.
     await new Promise((resolve) => setImmediate(resolve));
   }
-
-  writeContents(doc, source.pages, startPage, { tocTop, first, perPage, line, palette });
-  writeFooters(doc, palette);
   doc.end();
   await done;
-  return doc.bufferedPageRange().count;
+  return { startPage, total: sheets };
 }
 
-function writeContents(
+/** One entry of the contents: the title, indented by depth, and its page number; both links. */
+function contentsLine(
   doc: PDFKit.PDFDocument,
-  pages: readonly PdfPage[],
-  startPage: readonly number[],
-  layout: { tocTop: number; first: number; perPage: number; line: number; palette: Palette },
+  page: PdfPage,
+  number: number,
+  y: number,
+  palette: Palette,
 ) {
   const width = doc.page.width - 2 * MARGIN;
-  pages.forEach((page, i) => {
-    const sheet = i < layout.first ? 0 : 1 + Math.floor((i - layout.first) / layout.perPage);
-    const row = i < layout.first ? i : (i - layout.first) % layout.perPage;
-    doc.switchToPage(sheet);
-    const y = (sheet === 0 ? layout.tocTop : MARGIN) + row * layout.line;
-    const indent = Math.min(page.depth, 6) * 14;
-    const number = String((startPage[i] ?? 0) + 1);
-    doc
-      .font(page.depth === 0 ? 'bold' : 'body')
-      .fontSize(TOC_SIZE)
-      .fillColor(layout.palette.ink);
-    const numberWidth = doc.widthOfString(number);
-    const room = width - indent - numberWidth - 16;
-    const title = fitted(doc, page.title, room);
-    doc.text(title, MARGIN + indent, y, {
-      width: room,
-      lineBreak: false,
-      goTo: pageDestination(page.id),
-    } as PDFKit.Mixins.TextOptions);
-    doc.text(number, MARGIN + width - numberWidth, y, {
-      lineBreak: false,
-      goTo: pageDestination(page.id),
-    } as PDFKit.Mixins.TextOptions);
-  });
+  const indent = Math.min(page.depth, 6) * 14;
+  const goTo = pageDestination(page.id);
+  doc
+    .font(page.depth === 0 ? 'bold' : 'body')
+    .fontSize(TOC_SIZE)
+    .fillColor(palette.ink);
+  const numberWidth = doc.widthOfString(String(number));
+  const room = width - indent - numberWidth - 16;
+  const options = { lineBreak: false, goTo } as PDFKit.Mixins.TextOptions;
+  doc.text(fitted(doc, page.title, room), MARGIN + indent, y, { ...options, width: room });
+  doc.text(String(number), MARGIN + width - numberWidth, y, options);
 }
 
 /** A title cut to `width` with an ellipsis: one line each in the table of contents. */
@@ -152,21 +170,35 @@ function fitted(doc: PDFKit.PDFDocument, title: string, width: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-function writeFooters(doc: PDFKit.PDFDocument, palette: Palette) {
-  const { start, count } = doc.bufferedPageRange();
-  for (let i = start; i < start + count; i++) {
-    doc.switchToPage(i);
-    // Below the bottom margin: pdfkit would start a new page for text there, unless told not to.
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.font('body').fontSize(8).fillColor(palette.muted);
-    doc.text(`${i + 1} / ${count}`, MARGIN, doc.page.height - MARGIN / 2 - 4, {
-      width: doc.page.width - 2 * MARGIN,
-      align: 'center',
-      lineBreak: false,
-    });
-    doc.page.margins.bottom = bottom;
-  }
+/**
+ * The sheet's number at its foot, written as the sheet starts (it may start in the middle of a
+ * paragraph that runs over): what the text being written uses (font, size, place) is put back.
+ */
+function footer(doc: PDFKit.PDFDocument, n: number, total: number | undefined, palette: Palette) {
+  const state = doc as unknown as { _font: unknown; _fontSize: number };
+  const saved = { font: state._font, size: state._fontSize, x: doc.x, y: doc.y };
+  // Below the bottom margin: pdfkit would start a new sheet for text there, unless told not to.
+  const bottom = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  doc
+    .font('body')
+    .fontSize(8)
+    .fillColor(palette.muted)
+    .text(
+      total === undefined ? String(n) : `${n} / ${total}`,
+      MARGIN,
+      doc.page.height - MARGIN / 2 - 4,
+      {
+        width: doc.page.width - 2 * MARGIN,
+        align: 'center',
+        lineBreak: false,
+      },
+    );
+  doc.page.margins.bottom = bottom;
+  state._font = saved.font;
+  state._fontSize = saved.size;
+  doc.x = saved.x;
+  doc.y = saved.y;
 }
 
 /** The site's colors in print: its light theme. */
