@@ -5,6 +5,7 @@
  * the published site's "Export as PDF" under the site's visibility and `pdf.enabled`.
  */
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { signTicket } from '../../src/modules/pdf/token.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
@@ -216,6 +217,37 @@ describe('getSpacePDF', () => {
       expectError(await t.app.inject({ method: 'GET', url: `/s/@livery/pdf/${expired}` }), 410),
       /expired/,
     );
+  });
+});
+
+describe('one PDF at a time', () => {
+  test('a download while another is being written: 503 with Retry-After, then it works', async () => {
+    const s = await space();
+    const { url } = await t.services.pdf.temporaryUrl(s.spaceId, {});
+    const token = new URL(url).pathname.split('/').at(-1) ?? '';
+    // The first download's reader takes nothing yet: its PDF stays being written.
+    let hold = true;
+    const held: (() => void)[] = [];
+    let first: Writable | undefined;
+    const writing = t.services.pdf.write(
+      token,
+      () => {
+        first = new Writable({
+          write: (_chunk, _encoding, done) => (hold ? held.push(() => done()) : done()),
+        });
+        return first;
+      },
+      t.app.log,
+    );
+    while (first === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    const busy = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
+    assert.match(expectError(busy, 503), /Another PDF/);
+    assert.equal(busy.headers['retry-after'], '30');
+    hold = false;
+    for (const release of held) release();
+    await writing;
+    const { read } = await download(url);
+    assert.equal(read.outline.length, 4);
   });
 });
 

@@ -23,9 +23,10 @@ export interface ShownBy {
  * URL names, streamed as it is written, never stored. One PDF is written at a time per process
  * (its memory is bounded: docs/BENCHMARKS.md); a download meanwhile is a 503 with Retry-After.
  */
-export class PdfService {
-  private writing = 0;
+/** PDFs being written by this process (every app it builds: one counter per process). */
+let writing = 0;
 
+export class PdfService {
   constructor(
     private readonly deps: {
       content: ContentService;
@@ -95,13 +96,13 @@ export class PdfService {
     const fileUrls = new Map(
       (await files.files(revision)).map((file) => [file.id, files.present(file).downloadURL]),
     );
-    if (this.writing > 0) {
+    if (writing > 0) {
       log.warn({ spaceId: ticket.spaceId }, 'pdf: another PDF is being written; answered 503');
       throw new AppError(503, 'Another PDF is being written: try again in a moment', {
         'retry-after': '30',
       });
     }
-    this.writing++;
+    writing++;
     try {
       const title =
         pages.length === 1 && ticket.page !== undefined
@@ -129,7 +130,7 @@ export class PdfService {
         'pdf: written',
       );
     } finally {
-      this.writing--;
+      writing--;
     }
   }
 }
