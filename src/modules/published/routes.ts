@@ -278,11 +278,13 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         {},
         { siteId: open.site.id, siteSpaceId: variant.id },
       );
+      // Its path on the address the visitor used (`{mount}@livery/…` is served at custom
+      // hostnames too), not PUBLIC_URL's origin.
       return reply
         .code(302)
         .header('cache-control', 'no-store')
         .header('x-robots-tag', 'noindex')
-        .redirect(url);
+        .redirect(new URL(url).pathname);
     },
   );
 
