@@ -38,8 +38,9 @@ interface Layout {
 /**
  * Two passes over the same code: the first, into nothing, learns on which sheet each page
  * starts; the second writes the PDF with those numbers in its contents and footers. Each sheet
- * is written out as soon as it is full, so memory does not grow with the PDF's length (about
- * 1.7 times the CPU of one pass: docs/BENCHMARKS.md, "PDF export").
+ * is written out as soon as it is full: memory grows only by what pdfkit keeps to the end (each
+ * page's destination, bookmark, link annotations), for about 1.7 times the CPU of one pass
+ * (docs/BENCHMARKS.md, "PDF export").
  */
 export async function writePdf(source: PdfSource, out: NodeJS.WritableStream): Promise<number> {
   const nowhere = new Writable({ write: (_chunk, _encoding, done) => done() });
