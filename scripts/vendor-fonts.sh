@@ -11,7 +11,9 @@ fonts=(inter roboto roboto-slab open-sans source-sans-pro lato ubuntu raleway me
   roboto-mono space-mono dm-mono inconsolata)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-rm -rf assets/fonts && mkdir -p assets/fonts/licenses
+# The PDF export embeds TrueType twins of the same files (docs/pdf.md): Debian's `woff2` package.
+command -v woff2_decompress >/dev/null || { echo 'woff2_decompress missing: apt-get install woff2' >&2; exit 1; }
+rm -rf assets/fonts && mkdir -p assets/fonts/licenses assets/fonts/ttf
 for font in "${fonts[@]}"; do
   (cd "$work" && npm pack --silent "@fontsource/$font@5" >/dev/null)
   tar -xzf "$work"/fontsource-"$font"-*.tgz -C "$work"
@@ -21,6 +23,8 @@ for font in "${fonts[@]}"; do
     [ -f "$work/package/files/$file" ] ||
       file=$(cd "$work/package/files" && ls "$font"-latin-[0-9]*-normal.woff2 | sort -V | tail -1)
     cp "$work/package/files/$file" assets/fonts/
+    cp "$work/package/files/$file" "$work/$file" && woff2_decompress "$work/$file" >/dev/null
+    mv "$work/${file%.woff2}.ttf" assets/fonts/ttf/ && rm "$work/$file"
     printf '%s %s %s\n' "$font" "$weight" "$file" >>"$work/index"
   done
   cp "$work/package/LICENSE" "assets/fonts/licenses/$font.txt"

@@ -67,6 +67,8 @@ import { InvitesService } from './modules/invites/service.js';
 import { MembersRepository } from './modules/members/repository.js';
 import { membersRoutes } from './modules/members/routes.js';
 import { MembersService } from './modules/members/service.js';
+import { pdfRoutes } from './modules/pdf/routes.js';
+import { PdfService } from './modules/pdf/service.js';
 import { PreviewsRepository } from './modules/previews/repository.js';
 import { previewLinkRoutes } from './modules/previews/routes.js';
 import { ChangeRequestPreviewsService } from './modules/previews/service.js';
@@ -304,6 +306,15 @@ export function buildServices(
     publicUrl: config.publicUrl,
     hostnameRoot: urls.hostnameRoot,
   });
+  const pdf = new PdfService({
+    content,
+    spaces,
+    files,
+    published,
+    serverKey,
+    urls,
+    maxPages: config.pdfMaxPages,
+  });
   const previews = new ChangeRequestPreviewsService(new PreviewsRepository(db), {
     content,
     changeRequests: contentRepository,
@@ -390,6 +401,7 @@ export function buildServices(
     rendererReads,
     redirects,
     published,
+    pdf,
     search,
     content,
     changeRequests,
@@ -663,6 +675,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(gitLinkRoutes, { links: services.gitLinks });
       await v1.register(gitWebhookRoutes, { links: services.gitLinks });
       await v1.register(previewLinkRoutes, { previews: services.previews });
+      await v1.register(pdfRoutes, { pdf: services.pdf });
     },
     { prefix: '/v1' },
   );

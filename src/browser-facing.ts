@@ -4,6 +4,7 @@ import type { AppDependencies, buildServices } from './app.js';
 import { freshnessFenceOf } from './db/database.js';
 import { installTextGuard } from './http/text-guard.js';
 import { fileDownloadRoutes } from './modules/files/routes.js';
+import { pdfDownloadRoutes } from './modules/pdf/routes.js';
 import { previewPageRoutes } from './modules/previews/routes.js';
 import { publishedRoutes } from './modules/published/routes.js';
 import { uploadRoutes } from './modules/storage/upload-routes.js';
@@ -37,12 +38,14 @@ export async function registerBrowserFacing(
       if (fence !== undefined) sites.addHook('onRequest', () => fence());
       await sites.register(fileDownloadRoutes, { files: services.files });
       await sites.register(uploadRoutes, { storage: services.storage });
+      await sites.register(pdfDownloadRoutes, { pdf: services.pdf });
       await sites.register(publishedRoutes, {
         published: services.published,
         insights: services.insights,
         search: services.search,
         redirects: services.redirects,
         secureCookies: config.publicUrl.startsWith('https:'),
+        pdf: services.pdf,
       });
       await sites.register(previewPageRoutes, { previews: services.previews });
     });

@@ -50,6 +50,8 @@ export interface Config {
   readonly contentLimits: ContentLimits;
   /** Importing content from Git repositories (docs/git-sync.md). */
   readonly gitSync: GitSyncConfig;
+  /** PDF_MAX_PAGES: the most pages one PDF export holds (docs/pdf.md); more is a 413. */
+  readonly pdfMaxPages: number;
 }
 
 export interface GitSyncConfig {
@@ -321,6 +323,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
 
+  const pdfMaxPages = upTo('PDF_MAX_PAGES', '2000', 100_000);
+  if (pdfMaxPages === 0) problems.push('PDF_MAX_PAGES must be at least 1 (got 0)');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     host,
@@ -355,6 +360,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workers,
     contentLimits,
     gitSync,
+    pdfMaxPages,
   });
 }
 

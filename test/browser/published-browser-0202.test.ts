@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expectStatus } from '../helpers/app.js';
+import { readPdf } from '../helpers/pdf-text.js';
 import {
   type BrowserSuite,
   type PublishedFixture,
@@ -256,10 +258,17 @@ describe('social accounts and the page menu', () => {
       (await entries.nth(1).getAttribute('href')) ?? '',
       /^https:\/\/chatgpt\.com\/\?hints=search&q=Read%20http/,
     );
-    await page.evaluate('window.print = () => { window.printed = true; }');
-    await entries.nth(3).click();
-    assert.equal(await page.evaluate('window.printed'), true);
-    await page.click('.page-actions-more summary');
+    // Export as PDF downloads the whole variant (docs/pdf.md), read back with PDF.js.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      entries.nth(3).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /\.pdf$/);
+    const pdf = await readPdf(await readFile(await download.path()));
+    assert.ok(pdf.outline.includes('Getting started'), pdf.outline.join());
+    assert.ok(pdf.pages.some((text) => text.startsWith('Getting started\n')));
+    // A download leaves the page, and its menu, as they were: open.
+    await page.evaluate("document.querySelector('.page-actions-more').open = true");
     await entries.nth(0).click();
     await page.waitForURL(`${address}getting-started.md`, { timeout: 30_000 });
     assert.match((await page.textContent('body')) ?? '', /^# Getting started/);

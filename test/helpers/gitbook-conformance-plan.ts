@@ -172,6 +172,7 @@ export const AREAS = {
     'getFileInChangeRequestById',
     'getReusableContentInChangeRequestById',
   ],
+  pdf: ['getSpacePDF'],
 } as const;
 
 export type Area = keyof typeof AREAS;

@@ -146,9 +146,11 @@ describe(`list cursors are decoded and checked before any query (${BACKEND})`, (
   test('every paginated list: 400 for a forged cursor, 200 for one of the right type', async () => {
     // The searches' cursors are positions in a ranking, not keyset cursors: tested below.
     const lists = operations.filter(
+      // A list has a `limit` beside its `page` cursor (getSpacePDF's `page` is a page id).
       (op) =>
         op.method === 'get' &&
         op.parameters.some((p) => p.name === 'page') &&
+        op.parameters.some((p) => p.name === 'limit') &&
         !op.path.endsWith('/search'),
     );
     assert.ok(lists.length >= 15, `paginated lists found (${lists.length})`);

@@ -887,6 +887,12 @@ const OPERATIONS: Operation[] = [
     call: async () => ({ url: `${content()}/content/page/${pageId}` }),
   },
   {
+    operationId: 'getSpacePDF',
+    method: 'GET',
+    success: 200,
+    call: async () => ({ url: `${content()}/pdf?page=${pageId}&only=true` }),
+  },
+  {
     operationId: 'getPageByPath',
     method: 'GET',
     success: 200,

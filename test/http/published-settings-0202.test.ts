@@ -261,7 +261,11 @@ describe('the page menu and the page’s Markdown', () => {
 
   test('items order and emptiness; pdf; ai.mode none hides the AI actions', async () => {
     await customize({ pageActions: { items: ['pdf', 'markdown'] } });
-    assert.match((await page()).body, /page-action-main" data-action="print"/);
+    // Export as PDF: the whole variant's PDF (docs/pdf.md).
+    assert.match(
+      (await page()).body,
+      /<a class="page-action page-action-main" href="[^"]*@livery\/pdf\?siteSpaceId=/,
+    );
     await customize({ pageActions: { items: [] } });
     assert.doesNotMatch((await page()).body, /page-actions/);
     await customize({ ai: { mode: 'none' } });

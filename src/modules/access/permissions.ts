@@ -218,6 +218,7 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
     'space:read',
     "the space's current revision, published or not: what a member reads in it",
   ),
+  getSpacePDF: p('read', 'space:read'),
 
   // Files and reusable contents (docs/git-sync.md).
   listFiles: p('read', 'space:read'),

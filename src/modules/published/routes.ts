@@ -8,6 +8,7 @@ import { ifNoneMatchHits } from '../../http/conditional.js';
 import { urlLooksIllFormed } from '../../http/text-guard.js';
 import { RatingSchema } from '../insights/schemas.js';
 import type { InsightsService } from '../insights/service.js';
+import type { PdfService } from '../pdf/service.js';
 import type { RedirectsService } from '../redirects/service.js';
 import { canonicalPath } from '../redirects/source-path.js';
 import { MAX_QUERY } from '../search/schemas.js';
@@ -48,7 +49,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   /** The site's redirect rules (docs/published-site.md, "Redirects"). */
   redirects: Pick<RedirectsService, 'resolve'>;
   secureCookies: boolean;
-}> = async (app, { published, insights, search, redirects, secureCookies }) => {
+  /** The whole variant as a PDF ("Export as PDF", docs/pdf.md); absent, the route answers 404. */
+  pdf?: Pick<PdfService, 'temporaryUrl'>;
+}> = async (app, { published, insights, search, redirects, secureCookies, pdf }) => {
   // SameSite=Lax: no other site can send a visitor's cookies with a POST.
   const cookieOptions = (root: string, extra: { maxAge?: number } = {}) => ({
     path: root === '/' ? '/' : root.slice(0, -1),
@@ -245,6 +248,51 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         .header('cache-control', 'private, no-cache')
         .header('x-robots-tag', 'noindex')
         .send(answer);
+    },
+  );
+
+  // "Export as PDF" (docs/pdf.md): a reader of the site exports the variant they read, when the
+  // variant's `pdf.enabled`; the answer sends them on to the PDF's temporary URL.
+  app.get(
+    '/s/:site/@livery/pdf',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({ siteSpaceId: Type.Optional(Type.String()) }),
+      },
+    },
+    async (request, reply) => {
+      if (pdf === undefined) return plain404(reply);
+      const admitted = await admit(request, reply, false);
+      if (admitted === undefined) return reply;
+      const { open } = admitted;
+      const { siteSpaceId } = request.query;
+      const variant =
+        siteSpaceId === undefined
+          ? (open.variants.find((v) => v.isDefault) ?? open.variants[0])
+          : open.variants.find((v) => v.id === siteSpaceId);
+      if (variant === undefined) {
+        throw new AppError(
+          404,
+          `querystring.siteSpaceId: no variant ${JSON.stringify(siteSpaceId)} on this site`,
+        );
+      }
+      const settings = await published.settingsOf(open.site, variant.id, request.log);
+      if (!settings.pdf.enabled) {
+        throw forbidden('PDF export is not enabled on this site (customization pdf.enabled)');
+      }
+      const { url } = await pdf.temporaryUrl(
+        variant.spaceId,
+        {},
+        { siteId: open.site.id, siteSpaceId: variant.id },
+      );
+      // Its path on the address the visitor used (`{mount}@livery/…` is served at custom
+      // hostnames too), not PUBLIC_URL's origin.
+      return reply
+        .code(302)
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex')
+        .redirect(new URL(url).pathname);
     },
   );
 

@@ -222,6 +222,24 @@ export class PublishedSiteService {
   }
 
   /**
+   * The settings a PDF of the space takes (modules/pdf): those of the variant it was exported
+   * from, else of the site showing the space (as previews do), else the defaults.
+   */
+  async pdfSettings(
+    spaceId: string,
+    shown: { siteId: string; siteSpaceId: string } | undefined,
+    log: RenderLog,
+  ): Promise<Settings> {
+    if (shown !== undefined) {
+      const site = await this.repo.siteByAddress(shown.siteId);
+      if (site !== undefined) return this.settingsOf(site, shown.siteSpaceId, log);
+    }
+    const showing = await this.repo.siteShowing(spaceId);
+    if (showing === undefined) return this.renderable(DEFAULT_SETTINGS, log);
+    return this.settingsOf(showing.site, showing.siteSpaceId, log);
+  }
+
+  /**
    * Settings without what cannot be rendered (settings/renderable.ts), once per settings
    * object: what is left out is logged once per settings version, not on every request.
    */

@@ -86,3 +86,12 @@ export function fontFile(name: string): Buffer | undefined {
   }
   return file;
 }
+
+/**
+ * The file of a setting value's `weight` (400 or 700), or undefined for a font without files
+ * (ABCFavorit, a definition by URL). The PDF export embeds its TrueType twin (modules/pdf/fonts.ts).
+ */
+export function fontFileOf(font: string, weight: 400 | 700): string | undefined {
+  const prefix = FILE_PREFIX[font];
+  return prefix === undefined ? undefined : fontFiles().weights.get(prefix)?.get(weight);
+}

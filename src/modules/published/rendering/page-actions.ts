@@ -22,6 +22,11 @@ export interface PageActionContext {
    * unlisted sites): the external AI is sent there. Absent otherwise, and the AI actions with it.
    */
   publicMarkdownUrl?: string;
+  /**
+   * The variant's PDF ("Export as PDF", docs/pdf.md): on published pages; absent (previews),
+   * the action prints the page.
+   */
+  pdfHref?: string;
 }
 
 /**
@@ -91,7 +96,9 @@ export function menuEntries(settings: Settings, context: PageActionContext, t: S
         ];
       }
       case 'pdf':
-        return [{ kind: 'button', action: 'print', label: t.exportPdf, icon: 'printer' }];
+        return context.pdfHref === undefined
+          ? [{ kind: 'button', action: 'print', label: t.exportPdf, icon: 'printer' }]
+          : [{ kind: 'link', label: t.exportPdf, icon: 'printer', href: context.pdfHref }];
       default:
         return [];
     }

@@ -176,6 +176,10 @@ export function documentView(
       const publicBase = variantBase(frame.publicRoot, frame.variant);
       view.actions.publicMarkdownUrl = `${pageHref(publicBase, path)}.md`;
     }
+    // The whole variant as a PDF, on published pages (a preview prints its page).
+    if (frame.preview === undefined) {
+      view.actions.pdfHref = `${frame.root}@livery/pdf?siteSpaceId=${encodeURIComponent(frame.variant.id)}`;
+    }
   }
   if (links.interactive && frame.preview === undefined) {
     view.feedbackHref = `${frame.root}@livery/feedback`;
