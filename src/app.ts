@@ -79,6 +79,9 @@ import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
 import { siteGitSyncRoutes } from './modules/site-git-sync/routes.js';
 import { SiteGitSyncService } from './modules/site-git-sync/service.js';
+import { SiteEventsRepository } from './modules/site-insights/repository.js';
+import { siteInsightsRoutes } from './modules/site-insights/routes.js';
+import { SiteEventsService } from './modules/site-insights/service.js';
 import { SiteTokenGate } from './modules/site-tokens/gate.js';
 import { SiteTokenKeys } from './modules/site-tokens/keys.js';
 import { SiteTokens } from './modules/site-tokens/site-token.js';
@@ -202,6 +205,9 @@ export function buildServices(
     limits: config.contentLimits,
   });
   const insights = new InsightsService(new InsightsRepository(db), content, urls);
+  const siteEvents = new SiteEventsService(new SiteEventsRepository(db), {
+    perMinute: config.siteEventsPerMinute,
+  });
   const publishedRepository = new PublishedRepository(db);
   const siteTokenKeys = new SiteTokenKeys(db);
   const siteTokens = new SiteTokens(siteTokenKeys);
@@ -337,6 +343,7 @@ export function buildServices(
     content,
     changeRequests,
     insights,
+    siteEvents,
     urls,
     identity,
     spaces,
@@ -445,11 +452,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onReady', (done) => {
     services.audit.start((error) => app.log.warn({ err: error }, 'audit log pruning failed'));
     services.gitLinks.start();
+    services.siteEvents.start((error, message) => app.log.warn({ err: error }, message));
     done();
   });
   app.addHook('onClose', async () => {
     services.audit.stop();
     services.gitLinks.stop();
+    await services.siteEvents.stop();
     await services.siteGitSync.close();
     await services.gitSync.close();
     await workers.close();
@@ -532,6 +541,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         insights: services.insights,
         siteSpaces: services.siteSpaces,
       });
+      await v1.register(siteInsightsRoutes, { siteEvents: services.siteEvents });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(customHostnamesRoutes, { hostnames: services.customHostnames });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });

@@ -23,6 +23,7 @@ import * as m0019 from './migrations/0019_site_structure.js';
 import * as m0020 from './migrations/0020_site_redirects.js';
 import * as m0021 from './migrations/0021_site_hostnames.js';
 import * as m0022 from './migrations/0022_site_git_sync.js';
+import * as m0026 from './migrations/0026_site_insight_events.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0020_site_redirects': m0020,
   '0021_site_hostnames': m0021,
   '0022_site_git_sync': m0022,
+  '0026_site_insight_events': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
