@@ -136,6 +136,8 @@ export const AREAS = {
     'trackViewInSpaceById',
     'getContentAnalyticsForSpaceById',
     'getContentAnalyticsForSiteSpaceById',
+    'trackEventsInSiteById',
+    'aggregateSiteEvents',
   ],
   git: [
     'importGitRepository',

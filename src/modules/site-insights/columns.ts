@@ -46,6 +46,11 @@ export interface Dimension {
   sql: string | null;
   /** Filter values' schema (one item). */
   item: TSchema;
+  /**
+   * Whether GitBook's values of the column may be null. Grouping by a column that may not
+   * leaves out the events without it (a search query's groups are of searches only).
+   */
+  nullable: boolean;
   decode: Decode;
   /** A filter value as the expression compares it. */
   encode: (value: unknown) => unknown;
@@ -62,14 +67,19 @@ const text = (sql: string | null, item: TSchema = Type.String()): Dimension => (
   kind: 'dimension',
   sql,
   item,
+  nullable: false,
   decode: asText,
   encode: (value) => value,
 });
-const nullableText = (sql: string | null) => text(sql, OrNull(Type.String()));
+const nullableText = (sql: string | null): Dimension => ({
+  ...text(sql, OrNull(Type.String())),
+  nullable: true,
+});
 const int = (sql: string, minimum: number, maximum: number): Dimension => ({
   kind: 'dimension',
   sql,
   item: Type.Integer({ minimum, maximum }),
+  nullable: false,
   decode: asNumber,
   encode: (value) => value,
 });
@@ -81,14 +91,18 @@ const count = (sql: string): Metric => ({
 const sumWhen = (column: string, value: string) =>
   `sum(case when ${column} = '${value}' then 1 else 0 end)`;
 
-/** `space/page` (ids hold no slash): one value for GitBook's `{page, space}` pair. */
-const PAGE_SQL = `case when space is null then null else space || '/' || coalesce(page, '') end`;
+/**
+ * `space/page` (ids hold no slash): one value for GitBook's `{page, space}` pair; null for an
+ * event that resolved to no page (GitBook: "for `page_view` events … a 404").
+ */
+const PAGE_SQL = `case when page is null then null else coalesce(space, '') || '/' || page end`;
 
 export const DIMENSIONS: Readonly<Record<string, Dimension>> = {
   datetime: {
     kind: 'dimension',
     sql: 'ts', // filters compare the event's own time; grouping uses DATETIME's bucket
     item: Type.String({ format: 'date-time' }),
+    nullable: false,
     decode: asText,
     encode: (value) => Date.parse(String(value)),
   },
@@ -104,6 +118,7 @@ export const DIMENSIONS: Readonly<Record<string, Dimension>> = {
   page: {
     kind: 'dimension',
     sql: PAGE_SQL,
+    nullable: true,
     item: OrNull(
       Type.Object(
         { page: OrNull(Type.String()), space: Type.String() },
@@ -140,6 +155,7 @@ export const DIMENSIONS: Readonly<Record<string, Dimension>> = {
     kind: 'dimension',
     sql: 'link_value',
     item: ContentRefSchema,
+    nullable: false,
     decode: (raw) => (raw === null || raw === undefined ? null : JSON.parse(String(raw))),
     encode: (value) => canonicalJson(value),
   },
@@ -174,6 +190,7 @@ export const DIMENSIONS: Readonly<Record<string, Dimension>> = {
     kind: 'dimension',
     sql: 'ask_rating',
     item: Type.Integer(),
+    nullable: false,
     decode: asNumber,
     encode: (value) => String(value),
   },
@@ -188,6 +205,7 @@ export const DIMENSIONS: Readonly<Record<string, Dimension>> = {
     kind: 'dimension',
     sql: 'authenticated',
     item: OrNull(Type.Boolean()),
+    nullable: true,
     decode: (raw) => (raw === null || raw === undefined ? null : Number(raw) === 1),
     encode: (value) => (value === null ? null : value ? 1 : 0),
   },

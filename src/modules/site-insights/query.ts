@@ -153,6 +153,13 @@ export function planAggregation(siteId: string, query: AggregationQuery, now: nu
   );
 
   const where = (query.where ?? []).map((f, i) => condition(f, `body.where[${i}]`));
+  // GitBook's values of some columns are never null: their groups are of the events that have them.
+  for (const o of outputs) {
+    const dimension = DIMENSIONS[o.ref.column];
+    if (dimension !== undefined && !dimension.nullable && o.ref.column !== 'datetime') {
+      where.push(sql`${sql.raw(dimension.sql ?? 'cast(null as text)')} is not null`);
+    }
+  }
   const order = orderOf(query, outputs, columnsOf);
   const limit = query.limit ?? 1000;
 
