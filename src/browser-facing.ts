@@ -40,6 +40,7 @@ export async function registerBrowserFacing(
         insights: services.insights,
         search: services.search,
         redirects: services.redirects,
+        siteEvents: services.siteEvents,
         secureCookies: config.publicUrl.startsWith('https:'),
       });
       await sites.register(previewPageRoutes, { previews: services.previews });
