@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { freshnessFenceOf, generationOf } from '../../src/db/database.js';
 import { createTestApp, expectStatus, type TestContext } from '../helpers/app.js';
 import {
   customize,
@@ -133,6 +134,28 @@ describe("Livery's published site reports reader events", () => {
       }),
       [{ eventLinkTargetDomain: 'example.com', eventLinkPosition: 'content', eventsCount: 1 }],
     );
+  });
+
+  test('reports and tracked events leave kept page views kept (the cache generation stays)', async () => {
+    const [main] = site.siteSpaceIds as [string];
+    const generation = generationOf(t.db);
+    await visit(t, `${site.address}/`);
+    // PostgreSQL: the announcements of the earlier tests' writes are heard first.
+    await freshnessFenceOf(t.db)?.();
+    const before = generation();
+    const view = { siteSpaceId: main, pageId: site.tree.intro, visitorId: VISITOR };
+    assert.equal((await visitorPost(t, `${site.address}/@livery/view`, view)).statusCode, 204);
+    const tracked = await t.request({
+      method: 'POST',
+      url: `${site.base}/insights/events`,
+      payload: { events: [siteEvent('page_view')] },
+    });
+    assert.equal(tracked.statusCode, 204);
+    await rows({}); // writes the waiting events
+    // Let a tick pass: SQLite's data_version is read once per I/O callback.
+    await new Promise((resolve) => setImmediate(resolve));
+    await freshnessFenceOf(t.db)?.();
+    assert.equal(generation(), before, 'no cached read was dropped');
   });
 
   test('bad reports: 400 naming the field; an unknown variant: 404', async () => {

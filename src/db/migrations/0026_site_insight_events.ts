@@ -1,4 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { announceChanges } from '../change-notifications.js';
+import { isPostgres } from '../dialect.js';
 
 // Shipped migrations are never edited: a change to the schema is a new numbered file.
 
@@ -16,6 +18,9 @@ import type { Kysely } from 'kysely';
  *   address, cookie or visitor claim is stored.
  * - Rows older than the retention (docs/insights.md) are deleted hourly; the index on
  *   `(site_id, ts)` serves both that and every query, which names one site and a time range.
+ * - Neither this table nor `page_view_days` announces its changes (PostgreSQL): no cached read
+ *   depends on them, and readers write them on every page view, so an announcement would drop
+ *   every process's kept pages each time (db/uncached-writes.ts says the same for this process).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   let table = db.schema
@@ -78,4 +83,5 @@ const TEXT_COLUMNS = [
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('site_insight_events').execute();
+  await announceChanges(db, ['page_view_days']);
 }
