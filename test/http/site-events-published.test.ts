@@ -142,7 +142,11 @@ describe("Livery's published site reports reader events", () => {
     await visit(t, `${site.address}/`);
     // PostgreSQL: the announcements of the earlier tests' writes are heard first.
     await freshnessFenceOf(t.db)?.();
-    const before = generation();
+    // The generation is `<heard from elsewhere>.<this process's writes>`: the writes count is
+    // what tracking must not move (other processes' and PostgreSQL's rounds move the first part).
+    const writes = () => generation()?.split('.')[1];
+    const before = writes();
+    assert.ok(before !== undefined, 'the generation is known');
     const view = { siteSpaceId: main, pageId: site.tree.intro, visitorId: VISITOR };
     assert.equal((await visitorPost(t, `${site.address}/@livery/view`, view)).statusCode, 204);
     const tracked = await t.request({
@@ -154,8 +158,7 @@ describe("Livery's published site reports reader events", () => {
     await rows({}); // writes the waiting events
     // Let a tick pass: SQLite's data_version is read once per I/O callback.
     await new Promise((resolve) => setImmediate(resolve));
-    await freshnessFenceOf(t.db)?.();
-    assert.equal(generation(), before, 'no cached read was dropped');
+    assert.equal(writes(), before, 'no write counted: no cached read was dropped');
   });
 
   test('bad reports: 400 naming the field; an unknown variant: 404', async () => {
