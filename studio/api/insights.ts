@@ -45,9 +45,10 @@ export async function loadInsights(org: string, siteId: string, range: Range) {
     }),
   ]);
   const byTime = new Map<number, number>();
-  column(series, 'datetime').forEach((at, i) =>
-    byTime.set(Date.parse(String(at)), Number(column(series, 'eventsCount')[i])),
-  );
+  const counts = column(series, 'eventsCount');
+  column(series, 'datetime').forEach((at, i) => {
+    byTime.set(Date.parse(String(at)), Number(counts[i]));
+  });
   // Every bucket of the range, so that a day without views shows as zero.
   const last = bucketOf(Date.now(), interval);
   const views = Array.from({ length: count }, (_v, i) => {

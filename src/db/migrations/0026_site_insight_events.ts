@@ -32,6 +32,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('display_context', 'text', (c) => c.notNull());
   for (const column of TEXT_COLUMNS) table = table.addColumn(column, 'text');
   await table.addColumn('authenticated', 'integer').execute();
+  if (isPostgres(db)) {
+    await sql`drop trigger if exists page_view_days_announce_change on page_view_days`.execute(db);
+  }
   await db.schema
     .createIndex('site_insight_events_time')
     .on('site_insight_events')
