@@ -94,6 +94,9 @@ import { shareLinkRoutes } from './modules/share-links/routes.js';
 import { ShareLinksService } from './modules/share-links/service.js';
 import { siteGitSyncRoutes } from './modules/site-git-sync/routes.js';
 import { SiteGitSyncService } from './modules/site-git-sync/service.js';
+import { SiteEventsRepository } from './modules/site-insights/repository.js';
+import { siteInsightsRoutes } from './modules/site-insights/routes.js';
+import { SiteEventsService } from './modules/site-insights/service.js';
 import { SiteTokenGate } from './modules/site-tokens/gate.js';
 import { SiteTokenKeys } from './modules/site-tokens/keys.js';
 import { SiteTokens } from './modules/site-tokens/site-token.js';
@@ -115,11 +118,11 @@ import { SpaceLifecycle } from './modules/spaces/lifecycle.js';
 import { SpacesRepository } from './modules/spaces/repository.js';
 import { spacesRoutes } from './modules/spaces/routes.js';
 import { SpacesService } from './modules/spaces/service.js';
+import { SpaceTrashSweep } from './modules/spaces/trash.js';
+import { SpaceTrashRepository } from './modules/spaces/trash-repository.js';
 import { StorageRepository } from './modules/storage/repository.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { StorageService } from './modules/storage/service.js';
-import { SpaceTrashSweep } from './modules/spaces/trash.js';
-import { SpaceTrashRepository } from './modules/spaces/trash-repository.js';
 import { StudioSessions } from './modules/studio/sessions.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { teamsRoutes } from './modules/teams/routes.js';
@@ -238,6 +241,9 @@ export function buildServices(
     limits: config.contentLimits,
   });
   const insights = new InsightsService(new InsightsRepository(db), content, urls);
+  const siteEvents = new SiteEventsService(new SiteEventsRepository(db), {
+    perMinute: config.siteEventsPerMinute,
+  });
   const publishedRepository = new PublishedRepository(db);
   const siteTokenKeys = new SiteTokenKeys(db);
   const siteTokens = new SiteTokens(siteTokenKeys);
@@ -406,6 +412,7 @@ export function buildServices(
     content,
     changeRequests,
     insights,
+    siteEvents,
     urls,
     identity,
     spaces,
@@ -521,12 +528,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       app.log.warn({ err: error }, 'purging deleted spaces failed'),
     );
     services.gitLinks.start();
+    services.siteEvents.start((error, message) => app.log.warn({ err: error }, message));
     done();
   });
   app.addHook('onClose', async () => {
     services.audit.stop();
     await services.spaceTrashSweep.stop();
     services.gitLinks.stop();
+    await services.siteEvents.stop();
     await services.siteGitSync.close();
     await services.gitSync.close();
     await workers.close();
@@ -626,6 +635,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         insights: services.insights,
         siteSpaces: services.siteSpaces,
       });
+      await v1.register(siteInsightsRoutes, { siteEvents: services.siteEvents });
       await v1.register(sitesRoutes, { sites: services.sites });
       await v1.register(customHostnamesRoutes, { hostnames: services.customHostnames });
       await v1.register(siteSpacesRoutes, { siteSpaces: services.siteSpaces });

@@ -44,6 +44,7 @@ export async function registerBrowserFacing(
         insights: services.insights,
         search: services.search,
         redirects: services.redirects,
+        siteEvents: services.siteEvents,
         secureCookies: config.publicUrl.startsWith('https:'),
         pdf: services.pdf,
       });

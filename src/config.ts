@@ -28,6 +28,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Requests per API token per fixed minute, counted per process; 0: no limit (docs/operations.md). */
   readonly rateLimitPerMinute: number;
+  /** Site analytics events per site per fixed minute, counted per process; 0: no limit (docs/insights.md). */
+  readonly siteEventsPerMinute: number;
   /** How long an email invite can be accepted (INVITE_TTL_DAYS, default 14). */
   readonly inviteTtlDays: number;
   /** Revisions kept per site and per variant (CUSTOMIZATION_HISTORY_KEEP); 0: all (docs/history.md). */
@@ -260,6 +262,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     return value ?? 0;
   };
   const rateLimitPerMinute = upTo('RATE_LIMIT_PER_MINUTE', '1200', 1_000_000_000);
+  const siteEventsPerMinute = upTo('SITE_EVENTS_PER_MINUTE', '60000', 1_000_000_000);
   const inviteTtlDays = upTo('INVITE_TTL_DAYS', '14', 3650);
   const customizationHistoryKeep = upTo('CUSTOMIZATION_HISTORY_KEEP', '0', 1_000_000_000);
   const auditLogKeepDays = upTo('AUDIT_LOG_KEEP_DAYS', '365', 36_500);
@@ -348,6 +351,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     bootstrapToken,
     shutdownTimeoutMs: shutdownTimeoutMs as number,
     rateLimitPerMinute,
+    siteEventsPerMinute,
     inviteTtlDays,
     customizationHistoryKeep,
     auditLogKeepDays,

@@ -9,7 +9,14 @@ import { signal } from '@preact/signals';
 export type Route =
   | { name: 'orgs' }
   | { name: 'sites'; org: string }
-  | { name: 'site'; org: string; site: string; siteSpaceId?: string; structure?: true };
+  | {
+      name: 'site';
+      org: string;
+      site: string;
+      siteSpaceId?: string;
+      structure?: true;
+      insights?: true;
+    };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -21,6 +28,7 @@ export function parseRoute(hash: string): Route {
   if (orgs !== 'orgs' || org === undefined) return { name: 'orgs' };
   if (sites !== 'sites' || site === undefined) return { name: 'sites', org };
   if (variants === 'structure') return { name: 'site', org, site, structure: true };
+  if (variants === 'insights') return { name: 'site', org, site, insights: true };
   if (variants !== 'variants' || siteSpaceId === undefined) return { name: 'site', org, site };
   return { name: 'site', org, site, siteSpaceId };
 }
@@ -31,6 +39,7 @@ export function hrefOf(route: Route): string {
   if (route.name === 'sites') return `#/orgs/${e(route.org)}`;
   const site = `#/orgs/${e(route.org)}/sites/${e(route.site)}`;
   if (route.structure === true) return `${site}/structure`;
+  if (route.insights === true) return `${site}/insights`;
   return route.siteSpaceId === undefined ? site : `${site}/variants/${e(route.siteSpaceId)}`;
 }
 

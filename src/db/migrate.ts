@@ -25,6 +25,7 @@ import * as m0021 from './migrations/0021_site_hostnames.js';
 import * as m0022 from './migrations/0022_site_git_sync.js';
 import * as m0024 from './migrations/0024_storage.js';
 import * as m0025 from './migrations/0025_custom_fonts.js';
+import * as m0026 from './migrations/0026_site_insight_events.js';
 import * as m0028 from './migrations/0028_space_trash.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0022_site_git_sync': m0022,
   '0024_storage': m0024,
   '0025_custom_fonts': m0025,
+  '0026_site_insight_events': m0026,
   '0028_space_trash': m0028,
 };
 

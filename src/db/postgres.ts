@@ -10,6 +10,7 @@ import type { PostgresConfig } from '../config.js';
 import { CHANGES_CHANNEL } from './change-notifications.js';
 import type { PoolStats } from './pool-stats.js';
 import { OwnSchemaIntrospector } from './postgres-introspector.js';
+import { writesOnlyUncached } from './uncached-writes.js';
 
 /**
  * PostgreSQL through `pg`'s pool, with what Livery's read cache needs (see db/prepared.ts):
@@ -82,7 +83,8 @@ export class LiveryPostgres {
       if (counting === undefined) {
         counting = {
           query: async (sql: string, parameters: readonly unknown[]) => {
-            const write = !/^\s*select\b/i.test(sql);
+            // Analytics events are left out (uncached-writes.ts): no cached read depends on them.
+            const write = !/^\s*select\b/i.test(sql) && !writesOnlyUncached(sql);
             if (write) this.writes += 1;
             try {
               const name = NAMED.get(sql);

@@ -43,6 +43,7 @@ export interface DatabaseSchema {
   storage_uploads: StorageUploadRow;
   storage_objects: StorageObjectRow;
   custom_fonts: CustomFontRow;
+  site_insight_events: SiteInsightEventRow;
 }
 
 /** A Livery Studio session (docs/studio.md): only the hash of its secret is stored. */
@@ -555,4 +556,54 @@ export interface CustomFontRow {
   faces: string;
   created_at: string;
   updated_at: string | null;
+}
+
+/** One site analytics event (migration 0026; modules/site-insights/event-row.ts says what each holds). */
+export interface SiteInsightEventRow {
+  site_id: string;
+  /** Epoch milliseconds (PostgreSQL answers a bigint as text: read it through Number). */
+  ts: number | string;
+  at: string;
+  type: string;
+  display_context: string;
+  visitor: string | null;
+  session: string | null;
+  url: string | null;
+  url_path: string | null;
+  site_section: string | null;
+  site_space: string | null;
+  share_key: string | null;
+  space: string | null;
+  revision: string | null;
+  page: string | null;
+  referrer: string | null;
+  referrer_domain: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  language: string | null;
+  browser: string | null;
+  os: string | null;
+  device: string | null;
+  bot: string | null;
+  search_query: string | null;
+  search_record: string | null;
+  feedback_rating: string | null;
+  feedback_comment: string | null;
+  ask_rating: string | null;
+  link_kind: string | null;
+  link_value: string | null;
+  link_domain: string | null;
+  link_position: string | null;
+  api_path: string | null;
+  api_method: string | null;
+  llms_variant: string | null;
+  markdown_source: string | null;
+  ad_domain: string | null;
+  ad_placement: string | null;
+  trademark_placement: string | null;
+  /** 1 or 0; null when unknown. */
+  authenticated: number | null;
 }

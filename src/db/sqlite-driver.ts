@@ -9,6 +9,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import type { PoolStats } from './pool-stats.js';
+import { writesOnlyUncached } from './uncached-writes.js';
 
 /**
  * SQLite runs DDL inside transactions; Kysely's adapter says it does not, so its migrator would
@@ -184,7 +185,10 @@ class SqliteConnection implements DatabaseConnection {
     // Counted before running: a read cached from here on carries a newer generation. Counted:
     // every statement but a plain read. A write with RETURNING is a `reader` but not `readonly`;
     // BEGIN, COMMIT and ROLLBACK are `readonly` but not `reader`.
-    if (!(statement.reader && statement.readonly)) this.writes.count += 1;
+    // Analytics events are left out (uncached-writes.ts): no cached read depends on them.
+    if (!(statement.reader && statement.readonly) && !writesOnlyUncached(query.sql)) {
+      this.writes.count += 1;
+    }
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };

@@ -21,10 +21,10 @@ export class FixedWindowCounter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Counts one request of `key`; returns how many it made in the current window, this one included. */
-  hit(key: string, at: number = this.now()): number {
+  /** Counts `amount` (one request) for `key`; returns its count in the current window, these included. */
+  hit(key: string, at: number = this.now(), amount = 1): number {
     if (at >= this.end) this.roll(at);
-    const count = (this.counts.get(key) ?? 0) + 1;
+    const count = (this.counts.get(key) ?? 0) + amount;
     this.counts.set(key, count);
     return count;
   }

@@ -38,6 +38,7 @@ export function App() {
           siteId={current.site}
           siteSpaceId={current.siteSpaceId}
           structure={current.structure === true}
+          insights={current.insights === true}
         />
       )}
       <ConfirmDialog

@@ -9,6 +9,7 @@ import { abilitiesOf } from '../state/session';
 import { ConflictDialog } from './ConflictDialog';
 import { Form } from './Form';
 import { History } from './History';
+import { Insights } from './Insights';
 import { Nav } from './Nav';
 import { Preview } from './Preview';
 import { ReadOnlyNotice } from './ReadOnlyNotice';
@@ -34,12 +35,15 @@ export function EditorScreen({
   siteId,
   siteSpaceId,
   structure = false,
+  insights = false,
 }: {
   org: string;
   siteId: string;
   siteSpaceId?: string | undefined;
   /** The structure screen (sections, groups, links, variants) instead of an editor. */
   structure?: boolean;
+  /** The insights screen (page views, searches) instead of an editor. */
+  insights?: boolean;
 }) {
   const data = useAsync<SiteData>(async () => {
     const [site, siteSpaces, abilities] = await Promise.all([
@@ -59,6 +63,7 @@ export function EditorScreen({
     { label: shown?.title ?? 'Site', href: hrefOf({ name: 'site', org, site: siteId }) },
     ...(siteSpaceId === undefined ? [] : [{ label: variant?.title ?? 'Variant' }]),
     ...(structure ? [{ label: 'Structure' }] : []),
+    ...(insights ? [{ label: 'Insights' }] : []),
   ];
   return (
     <>
@@ -81,12 +86,15 @@ export function EditorScreen({
             siteSpaces={data.value.siteSpaces}
             siteSpaceId={siteSpaceId}
             structure={structure}
+            insights={insights}
             abilities={data.value.abilities}
             onSite={(next) => {
               site.value = next;
             }}
           />
-          {structure ? (
+          {insights ? (
+            <Insights org={org} siteId={siteId} />
+          ) : structure ? (
             <StructureEditor
               org={org}
               siteId={siteId}

@@ -18,6 +18,8 @@ interface SiteBarProps {
   siteSpaceId: string | undefined;
   /** The structure screen is open. */
   structure?: boolean;
+  /** The insights screen is open. */
+  insights?: boolean;
   abilities: Abilities;
   onSite: (site: Site) => void;
 }
@@ -34,6 +36,7 @@ export function SiteBar({
   siteSpaces,
   siteSpaceId,
   structure = false,
+  insights = false,
   abilities,
   onSite,
 }: SiteBarProps) {
@@ -127,7 +130,9 @@ export function SiteBar({
           <li>
             <a
               href={hrefOf({ name: 'site', org, site: site.id })}
-              aria-current={siteSpaceId === undefined && !structure ? 'page' : undefined}
+              aria-current={
+                siteSpaceId === undefined && !structure && !insights ? 'page' : undefined
+              }
               data-testid="site-settings-link"
             >
               Site settings
@@ -140,6 +145,15 @@ export function SiteBar({
               data-testid="structure-link"
             >
               Structure
+            </a>
+          </li>
+          <li>
+            <a
+              href={hrefOf({ name: 'site', org, site: site.id, insights: true })}
+              aria-current={insights ? 'page' : undefined}
+              data-testid="insights-link"
+            >
+              Insights
             </a>
           </li>
           {siteSpaces.map((siteSpace) => (

@@ -9,6 +9,7 @@ import { createSite, createTestApp, type SiteFixture, type TestContext } from '.
 import { Conformance } from '../helpers/gitbook-conformance.js';
 import { assertCoverage } from '../helpers/gitbook-conformance-plan.js';
 import { byTitle, publishChanges } from '../helpers/insights.js';
+import { siteEvent } from '../helpers/site-events.js';
 
 let t: TestContext;
 let c: Conformance;
@@ -157,6 +158,58 @@ describe('GitBook conformance: content insights (0.91)', () => {
         [[1, 2]],
       ),
     );
+    c.assertConforms();
+  });
+
+  test('site events (0.202): every event type tracked, then aggregated', async () => {
+    const url = `${site.base}/insights/events`;
+    const events = [
+      siteEvent('page_view', {}, { space: site.spaceIds[0], page }),
+      siteEvent('search_type_query', { query: 'welcome' }),
+      siteEvent('page_post_feedback', { feedback: { rating: 'good' } }),
+      siteEvent('link_click', {
+        link: { target: { kind: 'url', url: 'https://example.com/' }, position: 'content' },
+      }),
+    ];
+    await c.call(
+      'trackEventsInSiteById',
+      { method: 'POST', url, payload: { events } },
+      { status: 204 },
+    );
+    const queries = [
+      { range: 'last7Days' },
+      {
+        range: 'last30Days',
+        select: [
+          { column: 'eventsCount' },
+          { column: 'visitorsCount' },
+          { column: 'sessionsCount' },
+        ],
+        groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'page' }],
+      },
+      {
+        range: 'last24Hours',
+        groupBy: [{ column: 'eventSearchQuery' }],
+        where: [{ column: 'eventType', values: ['search_type_query'], operator: 'in' }],
+        order: { by: { column: 'eventsCount' }, direction: 'desc' },
+        limit: 10,
+      },
+      {
+        range: 'lastYear',
+        select: [{ column: 'pageFeedbackRating' }, { column: 'askResponseRating' }],
+      },
+      {
+        range: 'last7Days',
+        groupBy: [{ column: 'eventLinkTargetValue' }, { column: 'visitorBrowser' }],
+      },
+    ];
+    for (const payload of queries) {
+      await c.call(
+        'aggregateSiteEvents',
+        { method: 'POST', url: `${url}/aggregate`, payload },
+        { status: 200 },
+      );
+    }
     c.assertConforms();
   });
 

@@ -25,6 +25,8 @@ export const {
   CustomizationLocale,
   CustomizationPageActionType,
   MemberRole,
+  SiteInsightsQueryOperator,
+  SiteInsightsQueryRangePreset,
   SiteRedirectOrderBy,
   SiteSocialAccountPlatform,
   SpaceEditMode,

@@ -156,6 +156,8 @@ export const AREAS = {
     'trackViewInSpaceById',
     'getContentAnalyticsForSpaceById',
     'getContentAnalyticsForSiteSpaceById',
+    'trackEventsInSiteById',
+    'aggregateSiteEvents',
   ],
   git: [
     'importGitRepository',

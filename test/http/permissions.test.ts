@@ -17,6 +17,7 @@ import {
 } from '../helpers/app.js';
 import { uploadFont } from '../helpers/fonts.js';
 import { pngOf, TestRepo } from '../helpers/git-repo.js';
+import { eventsCount, siteEvent } from '../helpers/site-events.js';
 
 /**
  * The permission matrix (src/modules/access/permissions.ts), table-driven: every operation of
@@ -1279,6 +1280,31 @@ const OPERATIONS: Operation[] = [
     success: 200,
     call: async () => ({
       url: `${f.base}/site-spaces/${contentSiteSpaceId}/insights/content?period=last_week`,
+    }),
+  },
+
+  // Site analytics events (docs/insights.md, "Site events").
+  {
+    operationId: 'trackEventsInSiteById',
+    method: 'POST',
+    success: 204,
+    call: async () => {
+      const before = await eventsCount(t, f.base);
+      return {
+        url: `${f.base}/insights/events`,
+        payload: { events: [siteEvent('page_view')] },
+        verify: async (allowed) =>
+          assert.equal(await eventsCount(t, f.base), before + (allowed ? 1 : 0), 'events'),
+      };
+    },
+  },
+  {
+    operationId: 'aggregateSiteEvents',
+    method: 'POST',
+    success: 200,
+    call: async () => ({
+      url: `${f.base}/insights/events/aggregate`,
+      payload: { range: 'last7Days', groupBy: [{ column: 'eventType' }] },
     }),
   },
 

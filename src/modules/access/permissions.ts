@@ -49,7 +49,8 @@ export interface Permission {
   note?: string;
   /**
    * A site token (the public `apiToken` of `POST /v1/urls/published`) may call it, for its own
-   * published site only (modules/site-tokens/gate.ts). Reads the renderer makes, nothing else.
+   * published site only (modules/site-tokens/gate.ts). Reads the renderer makes, and the reader
+   * events it reports (trackEventsInSiteById); nothing else.
    */
   siteToken?: true;
 }
@@ -319,6 +320,15 @@ export const PERMISSIONS: Readonly<Record<string, Permission>> = {
   ),
   getContentAnalyticsForSpaceById: p('read', 'site:insights:read'),
   getContentAnalyticsForSiteSpaceById: p('read', 'site:insights:read'),
+  // Site analytics events (GitBook 0.202's site-insights, docs/insights.md "Site events").
+  trackEventsInSiteById: renderer(
+    p(
+      'read',
+      'site:read',
+      "GitBook 0.202 names no scope; Livery: site:read. Open to site tokens: GitBook's renderer reports its readers' events with the token of the site it renders",
+    ),
+  ),
+  aggregateSiteEvents: p('read', 'site:insights:read'),
 
   // Sites and site-spaces.
   listSites: p('read', 'site:read'),

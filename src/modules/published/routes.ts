@@ -13,11 +13,20 @@ import type { RedirectsService } from '../redirects/service.js';
 import { canonicalPath } from '../redirects/source-path.js';
 import { MAX_QUERY } from '../search/schemas.js';
 import type { SearchService } from '../search/service.js';
+import type { SiteEventsService } from '../site-insights/service.js';
 import { fontFile } from '../theme/fonts.js';
 import { PREVIEW_COOKIE, SHARE_COOKIE, VISITOR_COOKIE } from './access/access.js';
 import { parseSiteAddress, withoutCredentials } from './access/address.js';
 import { hostedOf } from './access/site-hostnames.js';
 import { katexFont, siteAssets } from './assets/assets.js';
+import {
+  eventOfReport,
+  MAX_READER_EVENTS,
+  type ReaderContext,
+  ReaderEventSchema,
+  readerEvent,
+  reportedUrl,
+} from './reader-events.js';
 import { pageCsp } from './rendering/csp.js';
 import {
   type PageRepresentation,
@@ -40,6 +49,12 @@ const PLAIN_404 =
 const VISITOR_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const VisitorId = Type.String({ pattern: VISITOR_ID.source, description: 'A random id' });
 const PageRef = { siteSpaceId: Type.String(), pageId: Type.String() };
+/** Where the reader is, as site.js reports it with each view and event (reader-events.ts). */
+const Whereabouts = {
+  visitorId: Type.Optional(VisitorId),
+  url: Type.Optional(Type.String({ maxLength: 2048 })),
+  referrer: Type.Optional(Type.String({ maxLength: 2048 })),
+};
 
 /** `/s/…`: published sites, their files, and the feedback and views their pages report. */
 export const publishedRoutes: FastifyPluginAsyncTypebox<{
@@ -48,10 +63,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   search: SearchService;
   /** The site's redirect rules (docs/published-site.md, "Redirects"). */
   redirects: Pick<RedirectsService, 'resolve'>;
+  /** Site analytics events (docs/insights.md, "Livery's published site"). */
+  siteEvents: Pick<SiteEventsService, 'trackQuietly'>;
   secureCookies: boolean;
   /** The whole variant as a PDF ("Export as PDF", docs/pdf.md); absent, the route answers 404. */
   pdf?: Pick<PdfService, 'temporaryUrl'>;
-}> = async (app, { published, insights, search, redirects, secureCookies, pdf }) => {
+}> = async (app, { published, insights, search, redirects, siteEvents, secureCookies, pdf }) => {
   // SameSite=Lax: no other site can send a visitor's cookies with a POST.
   const cookieOptions = (root: string, extra: { maxAge?: number } = {}) => ({
     path: root === '/' ? '/' : root.slice(0, -1),
@@ -195,6 +212,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
         throw badRequest('body.visitorId: required when the tracking cookie is not set');
       }
       const { created, feedback } = await insights.rate(variant.spaceId, pageId, visitor, rating);
+      const context = readerContext(request, admitted.open, variant, pageId, request.body);
+      siteEvents.trackQuietly(admitted.open.site.id, [
+        readerEvent(request, context, 'page_post_feedback', { feedback: { rating } }),
+      ]);
       return reply
         .code(created ? 201 : 200)
         .header('cache-control', 'no-store')
@@ -205,14 +226,50 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/s/:site/@livery/view',
     {
-      schema: { hide: true, body: Type.Object(PageRef, { additionalProperties: false }) },
+      schema: {
+        hide: true,
+        body: Type.Object({ ...PageRef, ...Whereabouts }, { additionalProperties: false }),
+      },
     },
     async (request, reply) => {
       const admitted = await admit(request, reply, false);
       if (admitted === undefined) return reply;
+      const { pageId } = request.body;
       const variant = variantOf(admitted.open, request.body.siteSpaceId);
-      await insights.trackView(variant.spaceId, request.body.pageId);
+      await insights.trackView(variant.spaceId, pageId);
+      // Also a GitBook page_view event; dropped, not refused, when the site is flooded.
+      const context = readerContext(request, admitted.open, variant, pageId, request.body);
+      siteEvents.trackQuietly(admitted.open.site.id, [readerEvent(request, context, 'page_view')]);
       return reply.code(204).send();
+    },
+  );
+
+  // Searches and link clicks (reader-events.ts): GitBook's events, made of site.js's reports.
+  app.post(
+    '/s/:site/@livery/events',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object(
+          {
+            siteSpaceId: Type.String(),
+            pageId: Type.Optional(Type.String()),
+            ...Whereabouts,
+            events: Type.Array(ReaderEventSchema, { maxItems: MAX_READER_EVENTS }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const admitted = await admit(request, reply, false);
+      if (admitted === undefined) return reply;
+      const { body } = request;
+      const variant = variantOf(admitted.open, body.siteSpaceId);
+      const context = readerContext(request, admitted.open, variant, body.pageId ?? null, body);
+      const events = body.events.map((report) => eventOfReport(request, context, report));
+      siteEvents.trackQuietly(admitted.open.site.id, events);
+      return reply.code(204).header('cache-control', 'no-store').send();
     },
   );
 
@@ -451,6 +508,32 @@ export function plain404(reply: FastifyReply) {
     .header('x-robots-tag', 'noindex')
     .type('text/html; charset=utf-8')
     .send(PLAIN_404);
+}
+
+/**
+ * Where a reporting reader is. Their visitor id is the tracking cookie's when the site sets one
+ * (`insights.trackingCookie`), else the tab's random id, which is also the session's: without
+ * the cookie, a visitor is counted once per tab session.
+ */
+function readerContext(
+  request: FastifyRequest,
+  open: OpenSite,
+  variant: { id: string; spaceId: string },
+  pageId: string | null,
+  body: { visitorId?: string; url?: string; referrer?: string },
+): ReaderContext {
+  const session = body.visitorId ?? newVisitorId();
+  const fallback = `${request.protocol}://${request.host}${open.root}`;
+  const referrer = body.referrer ? reportedUrl(body.referrer, '') : '';
+  return {
+    siteSpaceId: variant.id,
+    spaceId: variant.spaceId,
+    pageId,
+    url: reportedUrl(body.url ?? request.headers.referer, fallback),
+    referrer: referrer === '' ? null : referrer,
+    visitorId: trackedVisitor(request) ?? session,
+    sessionId: session,
+  };
 }
 
 function variantOf(open: OpenSite, siteSpaceId: string) {

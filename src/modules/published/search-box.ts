@@ -12,6 +12,8 @@ import type { PublishedVariant } from './repository.js';
 export const BOX_RESULTS = 10;
 
 export interface BoxResult {
+  /** The page's id: site.js reports the result opened (a search_open_result event). */
+  pageId: string;
   title: string;
   href: string;
   /** Titles of the pages above it. */
@@ -29,7 +31,12 @@ export async function searchBox(
   const base = variantBase(site.root, site.variant);
   const results = hits.map(({ page }): BoxResult => {
     const href = pageHref(base, page.path);
-    const result: BoxResult = { title: page.title, href, ancestors: page.ancestors };
+    const result: BoxResult = {
+      pageId: page.id,
+      title: page.title,
+      href,
+      ancestors: page.ancestors,
+    };
     const best = page.sections[0];
     if (best !== undefined && (best.title !== '' || best.body !== '')) {
       const anchor = best.anchor === '' ? '' : `#${encodeSegment(best.anchor)}`;

@@ -296,4 +296,7 @@ export const SITE_TOKEN_READS: Readonly<Record<string, PublicRead>> = {
   searchSiteContent: {
     why: "the pages of the site's variants in their current (published) revisions",
   },
+  trackEventsInSiteById: {
+    why: "no answer (204): the token reports its own site's reader events, which it cannot read back",
+  },
 };

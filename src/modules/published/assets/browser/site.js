@@ -65,6 +65,19 @@
 
   document.addEventListener('DOMContentLoaded', () => {
     var body = document.body;
+    // Reader events (docs/insights.md, "Livery's published site"): page views, searches and
+    // link clicks, reported beside the page; no cookie is set for them (the tab's random id).
+    var whereabouts = () => ({
+      siteSpaceId: body.dataset.siteSpaceId,
+      visitorId: visitorId(),
+      url: window.location.href,
+    });
+    var eventsHref = body.dataset.viewHref?.replace(/view$/, 'events');
+    /** @param {object[]} events */
+    function report(events) {
+      if (eventsHref && body.dataset.siteSpaceId)
+        post(eventsHref, { ...whereabouts(), pageId: body.dataset.pageId, events }).catch(() => {});
+    }
     if (!togglable()) root.setAttribute('data-theme', defaultTheme());
     var toggle = document.querySelector('.theme-toggle');
     if (toggle)
@@ -143,17 +156,34 @@
         });
         return a;
       }
+      // A query is reported once the reader stops typing for a second, not each keystroke.
+      let reported = '';
+      let pause = null;
+      function reportQuery() {
+        var query = search.value.trim();
+        if (query.length < 2 || query === reported) return;
+        reported = query;
+        report([{ type: 'search_type_query', query }]);
+      }
       function show(answer) {
         results.textContent = '';
+        clearTimeout(pause);
+        pause = setTimeout(reportQuery, 1000);
         answer.results.forEach((result) => {
           var item = document.createElement('div');
           item.className = 'search-result';
-          item.appendChild(
-            link(result.href, 'search-result-page', [
-              ['search-result-ancestors', result.ancestors.join(' › ')],
-              ['search-result-title', result.title],
-            ]),
-          );
+          var opened = link(result.href, 'search-result-page', [
+            ['search-result-ancestors', result.ancestors.join(' › ')],
+            ['search-result-title', result.title],
+          ]);
+          opened.addEventListener('click', () => {
+            clearTimeout(pause);
+            reportQuery();
+            report([
+              { type: 'search_open_result', query: search.value.trim(), pageId: result.pageId },
+            ]);
+          });
+          item.appendChild(opened);
           if (result.section)
             item.appendChild(
               link(result.section.href, 'search-result-section', [
@@ -223,7 +253,30 @@
     }
 
     var page = { siteSpaceId: body.dataset.siteSpaceId, pageId: body.dataset.pageId };
-    if (body.dataset.viewHref && page.pageId) post(body.dataset.viewHref, page).catch(() => {});
+    if (body.dataset.viewHref && page.pageId)
+      post(body.dataset.viewHref, {
+        ...whereabouts(),
+        pageId: page.pageId,
+        referrer: document.referrer || undefined,
+      }).catch(() => {});
+
+    // A click on a link to elsewhere, with where on the page it was.
+    document.addEventListener('click', (event) => {
+      var a = /** @type {Element} */ (event.target).closest?.('a[href]');
+      if (!(a instanceof HTMLAnchorElement) || a.origin === window.location.origin) return;
+      if (!/^https?:$/.test(a.protocol)) return;
+      var where = a.closest('.announcement, header, footer, aside, nav');
+      var position = !where
+        ? 'content'
+        : where.matches('.announcement')
+          ? 'announcement'
+          : where.matches('header')
+            ? 'header'
+            : where.matches('footer')
+              ? 'footer'
+              : 'sidebar';
+      report([{ type: 'link_click', url: a.href, position }]);
+    });
 
     // Section group menus (sections.ts) are <details>: they open and close without this script,
     // which adds what a menu is expected to do: one open at a time, Escape and a click outside close it.
