@@ -228,7 +228,39 @@ interface PublishedView {
 // Every operation a site token may call, walked.
 
 /** Bodies for the operations that take one (an operation added without one fails the walk). */
-const BODIES: Record<string, object> = { searchSiteContent: { query: 'page' } };
+const BODIES: Record<string, object> = {
+  searchSiteContent: { query: 'page' },
+  // The renderer reports a reader's page view (docs/insights.md, "Site events").
+  trackEventsInSiteById: {
+    events: [
+      {
+        type: 'page_view',
+        session: {
+          visitorId: 'v',
+          sessionId: 's',
+          cookies: {},
+          userAgent: 'test',
+          language: 'en',
+          referrer: null,
+        },
+        location: {
+          url: 'https://docs.example.com/',
+          siteSection: null,
+          siteSpace: null,
+          siteShareKey: null,
+          space: null,
+          revision: null,
+          page: null,
+        },
+      },
+    ],
+  },
+};
+/** What each operation answers a site token when it succeeds, where that is not 200. */
+const ANSWERS: Record<string, number> = {
+  getSiteRedirectBySource: 404,
+  trackEventsInSiteById: 204,
+};
 
 const SITE_TOKEN_OPERATIONS = Object.entries(PERMISSIONS)
   .filter(([, permission]) => permission.siteToken === true)
@@ -260,7 +292,7 @@ describe('every operation a site token may call: on the list, and only published
           assert.ok(operation.bodySchema === undefined || body, `BODIES needs ${operationId}`);
           const response = await asToken(operation.method.toUpperCase(), url, body);
           calls.push(operationId);
-          const expected: number = operationId === 'getSiteRedirectBySource' ? 404 : 200;
+          const expected: number = ANSWERS[operationId] ?? 200;
           assert.equal(response.statusCode, expected, `${url}: ${response.body.slice(0, 300)}`);
           for (const canary of forbidden) {
             assert.ok(!response.body.includes(canary), `${operationId} ${url} shows ${canary}`);
