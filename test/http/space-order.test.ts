@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
+import { createMigrator } from '../../src/db/migrate.js';
 import { createTestApp, expectError, expectStatus, type TestContext } from '../helpers/app.js';
 
 /**
@@ -124,4 +125,31 @@ test('concurrent moves lose no space and leave one order', async () => {
   const afterMoves = await listed(3);
   assert.deepEqual([...afterMoves].sort(), [...before].sort());
   assert.deepEqual(await listed(100), afterMoves);
+});
+
+test('migration 0029, down and up: existing spaces get their creation order back, moves work', async () => {
+  const created = await listed(100);
+  const [first, second] = created as [string, string];
+  await move(first, { after: pointer(second) });
+  const migrator = await createMigrator(t.db);
+  const down = await migrator.migrateTo('0028_space_trash');
+  assert.equal(down.error, undefined);
+  assert.ok(down.results?.some((r) => r.migrationName === '0029_space_order'));
+  assert.equal((await migrator.migrateToLatest()).error, undefined);
+
+  const byCreation = await t.db
+    .selectFrom('spaces')
+    .select('id')
+    .where('organization_id', '=', t.orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    await listed(3),
+    byCreation.map((row) => row.id),
+  );
+  const last = byCreation.at(-1)?.id as string;
+  await move(last, { before: pointer(byCreation[0]?.id as string) });
+  assert.deepEqual(await listed(3), [last, ...byCreation.slice(0, -1).map((row) => row.id)]);
 });
