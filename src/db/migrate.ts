@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024_storage.js';
 import * as m0025 from './migrations/0025_custom_fonts.js';
 import * as m0026 from './migrations/0026_site_insight_events.js';
 import * as m0028 from './migrations/0028_space_trash.js';
+import * as m0029 from './migrations/0029_space_order.js';
 
 // Listed explicitly (not read from the directory) so the set of migrations is part of the code
 // that ships, whatever the runtime or bundler.
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0025_custom_fonts': m0025,
   '0026_site_insight_events': m0026,
   '0028_space_trash': m0028,
+  '0029_space_order': m0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -321,6 +321,11 @@ export interface SpaceRow {
   language: string | null;
   /** When deleteSpaceById put it in the trash (migration 0028); null or absent: a live space. */
   deleted_at?: string | null | undefined;
+  /**
+   * Its sort key among its organization's spaces (migration 0029, spaces/order.ts): a new space's
+   * is `<created_at>/<id>`, so it goes last; moveSpace deals the keys out again.
+   */
+  position: string;
 }
 
 export interface SiteRow {

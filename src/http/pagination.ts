@@ -90,9 +90,9 @@ export interface PageRequest {
 }
 
 /**
- * One page of a list ordered by creation time then id: the count of every row `query` matches,
- * and up to `limit + 1` rows after the cursor (for toPage). `alias` is the listed table's alias
- * in `query`; `select` picks the columns.
+ * One page of a list ordered by creation time (or `keyColumn`) then id: the count of every row
+ * `query` matches, and up to `limit + 1` rows after the cursor (for toPage). `alias` is the
+ * listed table's alias in `query`; `select` picks the columns.
  */
 export async function keysetPage<DB, TB extends keyof DB, O>(
   // biome-ignore lint/complexity/noBannedTypes: Kysely's type for a query with nothing selected yet
@@ -101,11 +101,12 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   { cursor, limit }: PageRequest,
   // biome-ignore lint/complexity/noBannedTypes: as above
   select: (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
+  keyColumn = 'created_at',
 ): Promise<{ rows: O[]; count: number }> {
   const counted = await query.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
-  const listed = cursor === undefined ? query : query.where(afterCursor(alias, cursor));
+  const listed = cursor === undefined ? query : query.where(afterCursor(alias, cursor, keyColumn));
   const rows = await select(listed)
-    .orderBy(sql.ref(`${alias}.created_at`))
+    .orderBy(sql.ref(`${alias}.${keyColumn}`))
     .orderBy(sql.ref(`${alias}.id`))
     .limit(limit + 1)
     .execute();

@@ -58,11 +58,20 @@ describe('the official 0.202 client against Livery: space lifecycle', () => {
     const unknown = await failure0202(api.spaces.restoreSpace('space_doesnotexist'));
     assert.equal(unknown.code, 404);
 
-    const moved = await failure0202(
-      api.spaces.moveSpace(space.id, { position: { after: { type: 'space', space: copy.id } } }),
+    // The copy came last: the space goes after it, as the organization's list then shows.
+    const after = { position: { after: { type: 'space' as const, space: copy.id } } };
+    const moved = await api.spaces.moveSpace(space.id, after);
+    assert.equal(moved.status, 200);
+    assert.equal(moved.data.id, space.id);
+    assert.equal(moved.data.title, 'Handbook');
+    const { data: listed } = await api.orgs.listSpacesInOrganizationById(t.orgId);
+    assert.deepEqual(
+      listed.items.map((item) => item.id),
+      [copy.id, space.id],
     );
-    assert.equal(moved.code, 409);
-    assert.match(moved.message, /would not result in any update/);
+    const unchanged = await failure0202(api.spaces.moveSpace(space.id, after));
+    assert.equal(unchanged.code, 409);
+    assert.match(unchanged.message, /would not result in any update/);
     const intoCollection = await failure0202(
       api.spaces.moveSpace(space.id, { parent: 'collection_x' }),
     );

@@ -44,15 +44,14 @@ describe('GitBook conformance: space lifecycle', () => {
       { method: 'POST', url: `${url}/move`, payload: { parent: null } },
       { status: 409 },
     );
-    await c.call(
-      'moveSpace',
-      {
-        method: 'POST',
-        url: `${url}/move`,
-        payload: { position: { after: { type: 'space', space: copyId } } },
-      },
-      { status: 409 },
-    );
+    const after = {
+      method: 'POST' as const,
+      url: `${url}/move`,
+      payload: { position: { after: { type: 'space', space: copyId } } },
+    };
+    // The copy came last: the space goes after it, and a second time changes nothing.
+    await c.call('moveSpace', after, { status: 200 });
+    await c.call('moveSpace', after, { status: 409 });
     await c.call(
       'moveSpace',
       { method: 'POST', url: `${url}/move`, payload: { parent: 'collection_x' } },

@@ -207,8 +207,6 @@ export const STATUSES_NOT_EXERCISED: Record<string, string> = {
   'dnsRevalidateCustomHostname 400':
     "GitBook declares its 400 (an inactive hostname) with ConflictError's body, whose error.code must be 409; Livery's envelope says 400 (test/http/custom-hostnames.test.ts checks it)",
   'removeCustomHostname 400': 'the operation has no query and no body: there is no input to reject',
-  'moveSpace 200':
-    "Livery has no collections and lists an organization's spaces by creation: every valid move would change nothing, GitBook's own 409 (docs/content.md)",
 };
 
 /** Asserts that the file judged exactly its area's operations, with every status it should. */

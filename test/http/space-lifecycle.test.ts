@@ -9,7 +9,7 @@ import { spaceWithTree } from '../helpers/insights.js';
 /**
  * deleteSpaceById (into the trash), restoreSpace, duplicateSpace and moveSpace over HTTP
  * (docs/content.md, "Spaces: delete, restore, duplicate, move"). The purge after 7 days, across a
- * restart: test/http/space-purge.test.ts.
+ * restart: test/http/space-purge.test.ts. Moves and the order they make: test/http/space-order.test.ts.
  */
 
 type Space = Static<typeof SpaceSchema>;
@@ -190,7 +190,7 @@ describe('duplicateSpace', () => {
 });
 
 describe('moveSpace', () => {
-  test('a valid move changes nothing (409); collections and other organizations are 400s', async () => {
+  test('a move that changes nothing is a 409; collections and other organizations are 400s', async () => {
     const spaceId = await newSpace('Moved');
     const sibling = await newSpace('Sibling');
     const url = `/v1/spaces/${spaceId}/move`;
@@ -231,9 +231,10 @@ describe('moveSpace', () => {
     await expect400({ organization: other.organization.id }, /^body\.organization /);
     await expect400({ position: { after: { type: 'space' } } }, /body\.position\.after/);
 
+    // Where the space already is (it was created first: it is before its sibling).
     for (const payload of [
       { parent: null },
-      { position: { after: { type: 'space', space: sibling } } },
+      { position: { before: { type: 'space', space: sibling } } },
       { parent: null, position: {} },
     ]) {
       const message = expectError(await t.request(post(url, payload)), 409);

@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = {
   'space.deleted': 'space: put in the trash (restorable for 7 days); details {title}',
   'space.restored': 'space: taken out of the trash; details {title, deletedAt}',
   'space.duplicated': 'space: the new copy; details {title, source} (the space copied)',
+  'space.moved':
+    "space: moved in its organization's order (moveSpace); details {before} or {after} (the space it was put next to)",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -119,6 +119,7 @@ export const GITBOOK_AUDIT_ACTIONS: Readonly<Record<AuditAction, GitBookActionMa
   'space.deleted': none('Deleted a space'),
   'space.restored': none('Restored a space'),
   'space.duplicated': none('Duplicated a space'),
+  'space.moved': none('Moved a space'),
 };
 
 /** The action name an entry recorded as `action` with `details` has in GitBook's audit events. */

@@ -60,13 +60,14 @@ export const spaceLifecycleRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'moveSpace',
         summary: 'Move a space to a different collection or position',
         description:
-          "Livery has no collections and lists an organization's spaces by creation: a valid move (parent null, a position before or after a space of the same organization) would change nothing, GitBook's 409. A collection, or a space of another organization, is a 400 naming the field.",
+          "Moves the space before or after another space of its organization, in the order listSpacesInOrganizationById lists them. Livery has no collections: a collection (as parent or position), or a space of another organization, is a 400 naming the field. A move that changes nothing (no position, or where the space already is) is GitBook's 409.",
         tags: ['spaces'],
         params: SpaceParams,
         body: MoveSpaceSchema,
         response: responses({ 200: SpaceSchema }, [400, 409, 413, 415]),
       },
     },
-    async (request) => lifecycle.move(request.params.spaceId, request.body),
+    async (request) =>
+      lifecycle.move(request.params.spaceId, request.body, memberRoleOf(request), actorOf(request)),
   );
 };

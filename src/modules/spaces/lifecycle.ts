@@ -96,13 +96,13 @@ export class SpaceLifecycle {
   }
 
   /**
-   * moveSpace. Livery has no collections and keeps no order of its own for an organization's
-   * spaces (they are listed by creation): every space is at the top level, and where it is
-   * listed cannot change. So a target is checked (a collection is a 400 on the field; a space of
-   * another organization, or none, is a 400 on the field: a space moves only within its
-   * organization), and a valid move is GitBook's own 409, "would not result in any update".
+   * moveSpace: within its organization, `before` or `after` another of its spaces (its order,
+   * spaces/order.ts). Livery has no collections: a collection, as parent or pointer, is a 400 on
+   * the field, as is a space of another organization (a space moves only within its own). A move
+   * that changes nothing (no position, or the place the space already has) is GitBook's 409,
+   * "would not result in any update".
    */
-  async move(spaceId: string, input: MoveSpace): Promise<never> {
+  async move(spaceId: string, input: MoveSpace, role: string, actor: Actor): Promise<Space> {
     const space = await this.live.find(spaceId);
     if (space === undefined) throw notFound('space', spaceId);
     if (typeof input.parent === 'string') {
@@ -116,24 +116,41 @@ export class SpaceLifecycle {
     }
     const side = before === undefined ? 'after' : 'before';
     const pointer = before ?? after;
-    if (pointer !== undefined) {
-      if (pointer.type === 'collection') {
-        throw badRequest(`body.position.${side}.collection: Livery has no collections`);
-      }
-      const field = `body.position.${side}.space`;
-      if (pointer.space === spaceId) {
-        throw badRequest(`${field}: a space cannot be placed ${side} itself`);
-      }
-      // Unknown, in the trash, or another organization's: one answer, so no id is confirmed.
-      const other = await this.live.findInOrganization(pointer.space, space.organization_id);
-      if (other === undefined) {
-        throw badRequest(
-          `${field}: no space ${pointer.space} in this space's organization; a space moves only within its organization`,
-        );
-      }
+    if (pointer === undefined) throw unchanged(spaceId);
+    if (pointer.type === 'collection') {
+      throw badRequest(`body.position.${side}.collection: Livery has no collections`);
     }
-    throw conflict(
-      "moveSpace would not result in any update: Livery has no collections and lists an organization's spaces by creation, so a space cannot change place (docs/content.md)",
+    const field = `body.position.${side}.space`;
+    if (pointer.space === spaceId) {
+      throw badRequest(`${field}: a space cannot be placed ${side} itself`);
+    }
+    const notHere = () =>
+      // Unknown, in the trash, or another organization's: one answer, so no id is confirmed.
+      badRequest(
+        `${field}: no space ${pointer.space} in this space's organization; a space moves only within its organization`,
+      );
+    const other = await this.live.findInOrganization(pointer.space, space.organization_id);
+    if (other === undefined) throw notHere();
+    const at = new Date(this.clock()).toISOString();
+    const moved = await this.live.move(
+      spaceId,
+      space.organization_id,
+      { side, id: pointer.space },
+      { actor, at },
     );
+    if (moved === 'unchanged') throw unchanged(spaceId);
+    if (moved === 'missing') {
+      // One of them went to the trash meanwhile.
+      if ((await this.live.find(spaceId)) === undefined) throw notFound('space', spaceId);
+      throw notHere();
+    }
+    return this.spaces.presentOne(moved, role);
   }
+}
+
+/** GitBook's 409 for a move that leaves the space where it is. */
+function unchanged(spaceId: string) {
+  return conflict(
+    `moveSpace would not result in any update: space ${spaceId} is already there (docs/content.md)`,
+  );
 }

@@ -1,9 +1,12 @@
 import type { Db } from '../../db/database.js';
-import { jsonTextAt } from '../../db/dialect.js';
+import { jsonTextAt, lockRows } from '../../db/dialect.js';
 import { prepareCached } from '../../db/prepared.js';
 import type { GitSyncRow, RevisionRow, SpaceRow } from '../../db/schema.js';
 import { keysetPage, type PageRequest } from '../../http/pagination.js';
+import type { Actor } from '../audit/actor.js';
+import { recordAudit } from '../audit/record.js';
 import { type ShownIn, spaceLanguage } from './language.js';
+import { moveKeys } from './order.js';
 
 /**
  * The live spaces. A space in the trash (`deleted_at` set, docs/content.md) is absent from every
@@ -151,7 +154,9 @@ export class SpacesRepository {
 
   /**
    * One page of the spaces `userId` can access (a role above guest) in organizations `callerId`
-   * is also a member of, oldest first, each with the user's role.
+   * is also a member of, each with the user's role. By position (spaces/order.ts), so each
+   * organization's spaces come in its order; positions start as creation times, so across
+   * organizations the list is by creation, the moved spaces where their organization put them.
    */
   async listForUser(callerId: string, userId: string, page: PageRequest) {
     const query = this.db
@@ -162,7 +167,7 @@ export class SpacesRepository {
       .where('m.role', '!=', 'guest')
       .where('c.user_id', '=', callerId)
       .where('s.deleted_at', 'is', null);
-    return keysetPage(query, 's', page, (q) => q.selectAll('s').select('m.role'));
+    return keysetPage(query, 's', page, (q) => q.selectAll('s').select('m.role'), 'position');
   }
 
   find(id: string): Promise<SpaceRow | undefined> {
@@ -189,13 +194,69 @@ export class SpacesRepository {
       .executeTakeFirst();
   }
 
-  /** One page of an organization's spaces, oldest first. */
+  /** One page of an organization's spaces, in its order (spaces/order.ts). */
   async listInOrganization(organizationId: string, page: PageRequest) {
     const query = this.db
       .selectFrom('spaces as s')
       .where('s.organization_id', '=', organizationId)
       .where('s.deleted_at', 'is', null);
-    return keysetPage(query, 's', page, (q) => q.selectAll('s'));
+    return keysetPage(query, 's', page, (q) => q.selectAll('s'), 'position');
+  }
+
+  /**
+   * moveSpace: puts `id` `side` of `targetId` (both live spaces of `organizationId`) in one
+   * transaction, with its audit entry; the moved space's row, or 'unchanged' when it already was
+   * there, or 'missing' when either is gone. The organization's row is locked first on
+   * PostgreSQL (SQLite's IMMEDIATE transaction already excludes other writers), so concurrent
+   * moves run one after the other, each dealing out the keys the previous one left
+   * (spaces/order.ts): no space is lost and no key doubled.
+   */
+  async move(
+    id: string,
+    organizationId: string,
+    target: { side: 'before' | 'after'; id: string },
+    audit: { actor: Actor; at: string },
+  ): Promise<SpaceRow | 'unchanged' | 'missing'> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRows(
+        trx,
+        trx.selectFrom('organizations').select('id').where('id', '=', organizationId),
+        'organizations',
+      ).execute();
+      const spaces = await trx
+        .selectFrom('spaces')
+        .select(['id', 'position'])
+        .where('organization_id', '=', organizationId)
+        .where('deleted_at', 'is', null)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      const listed = new Set(spaces.map((space) => space.id));
+      if (!listed.has(id) || !listed.has(target.id)) return 'missing' as const;
+      const changed = moveKeys(spaces, id, target.id, target.side);
+      if (changed.length === 0) return 'unchanged' as const;
+      for (const space of changed) {
+        await trx
+          .updateTable('spaces')
+          .set({ position: space.position })
+          .where('id', '=', space.id)
+          .execute();
+      }
+      await recordAudit(trx, {
+        organizationId,
+        actor: audit.actor,
+        action: 'space.moved',
+        target: { kind: 'space', id },
+        details: { [target.side]: target.id },
+        at: audit.at,
+      });
+      return trx
+        .selectFrom('spaces')
+        .selectAll()
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import type { Urls } from '../../urls.js';
 import { spacePermissions } from '../access/record-permissions.js';
 import { gitSyncStateOf } from '../git-sync/state.js';
 import type { IdentityService } from '../identity/service.js';
+import { spacePosition } from './order.js';
 import type { ChangeRequestCounts, SpacesRepository } from './repository.js';
 import type { CreateSpace, Space, SpaceUpdate } from './schemas.js';
 import { CREATE_SPACE_UNSUPPORTED, UPDATE_SPACE_UNSUPPORTED } from './unsupported.js';
@@ -21,8 +22,9 @@ export function newSpaceRow(
   at: string,
   makeId: () => string = newId,
 ): SpaceRow {
+  const id = makeId();
   return {
-    id: makeId(),
+    id,
     organization_id: organizationId,
     title: input.title ?? UNTITLED_SPACE,
     emoji: input.emoji ?? '',
@@ -35,6 +37,8 @@ export function newSpaceRow(
     updated_at: at,
     icon: null,
     language: input.language ?? null,
+    // Last in its organization (spaces/order.ts).
+    position: spacePosition(at, id),
   };
 }
 
@@ -106,10 +110,13 @@ export class SpacesService {
     await this.identity.requireSharedUser(callerId, userId);
     const { rows, count } = await this.repo.listForUser(callerId, userId, page);
     const present = await this.presenter(rows);
-    return toPage(rows, page.limit, count, (row) => ({
-      permission: row.role,
-      space: present(row, row.role),
-    }));
+    return toPage(
+      rows,
+      page.limit,
+      count,
+      (row) => ({ permission: row.role, space: present(row, row.role) }),
+      (row) => row.position,
+    );
   }
 
   /** The space's row and the user's role in its organization; 404 when they may not see it. */
@@ -167,11 +174,17 @@ export class SpacesService {
   ): Promise<Page<Space>> {
     const { rows, count } = await this.repo.listInOrganization(organizationId, page);
     const present = await this.presenter(rows);
-    return toPage(rows, page.limit, count, (row) => present(row, role));
+    return toPage(
+      rows,
+      page.limit,
+      count,
+      (row) => present(row, role),
+      (row) => row.position,
+    );
   }
 
   /**
-   * Every space of an organization, oldest first, as the organization's search covers them
+   * Every space of an organization, in its order, as the organization's search covers them
    * (searchOrganizationContent, docs/search.md): read a page of the list at a time.
    */
   async allInOrganization(organizationId: string): Promise<{ id: string; title: string }[]> {
@@ -182,7 +195,7 @@ export class SpacesService {
       for (const row of rows.slice(0, 1000)) all.push({ id: row.id, title: row.title });
       const last = rows[999];
       if (rows.length <= 1000 || last === undefined) return all;
-      cursor = { key: last.created_at, id: last.id };
+      cursor = { key: last.position, id: last.id };
     }
   }
 
