@@ -29,7 +29,7 @@ before(async () => {
   // The site offers "Export as PDF" in its page menu, and has an emoji favicon (without one the
   // reader's browser asks the origin for /favicon.ico: a 404 that is not the site's).
   const setup = await s.t.request({
-    method: 'PATCH',
+    method: 'PUT',
     url: `${site.base}/customization`,
     payload: {
       favicon: { emoji: '🧭' },
