@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import PDFDocument from 'pdfkit';
-import decompress from 'wawoff2/decompress.js';
 import type { FontDefinition } from '../../settings/settings-parts.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import type { ImageRef } from '../documents/model.js';
@@ -99,6 +98,8 @@ export class PdfAssets {
       if (bytes === undefined) return undefined;
       // fontkit's subsetter fails on many WOFF2 files: embed their TrueType instead.
       if (bytes.subarray(0, 4).toString('latin1') === 'wOF2') {
+        // Loaded on first use: its WebAssembly heap only in processes that print custom fonts.
+        const { default: decompress } = await import('wawoff2/decompress.js');
         bytes = Buffer.from(await decompress(bytes));
       }
       await probe(bytes);
