@@ -1,9 +1,12 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import decompress from 'wawoff2/decompress.js';
 import { findChromium } from '../scripts/chromium.js';
 import { documentToHtml } from '../src/modules/documents/index.js';
+import { images } from '../src/modules/documents/model.js';
 import { writePdf } from '../src/modules/pdf/writer.js';
 import { DEFAULT_SETTINGS } from '../src/settings/defaults.js';
+import { png } from '../test/helpers/upload-samples.js';
 import { fixture } from './pdf-fixture.js';
 
 /**
@@ -12,6 +15,8 @@ import { fixture } from './pdf-fixture.js';
  * <pages> <out.pdf>`. Prints one JSON line: the seconds it took and the PDF's size.
  * - baseline: the documents made and nothing printed (what any candidate starts from);
  * - pdfkit: Livery's writer (src/modules/pdf/writer.ts) from the documents;
+ * - pdfkit-assets: the same with a custom font (Lato, WOFF2 decompressed as for a stored font),
+ *   a logo, and a 600×300 PNG on every page (the bytes in memory: no database read);
  * - chromium: the documents as the published site's HTML, printed by Debian's Chromium through
  *   playwright-core (`page.pdf`, with its outline), one page per sheet.
  */
@@ -20,14 +25,36 @@ const count = Number(countText);
 const start = performance.now();
 const { pages, documents } = fixture(count);
 let bytes = 0;
-if (kind === 'pdfkit') {
+if (kind === 'pdfkit' || kind === 'pdfkit-assets') {
   const file = createWriteStream(out);
+  const assets = kind === 'pdfkit-assets';
+  const lato = assets
+    ? Buffer.from(
+        await decompress(
+          readFileSync(new URL('../assets/fonts/lato-latin-400-normal.woff2', import.meta.url)),
+        ),
+      )
+    : Buffer.alloc(0);
+  const picture = png(600, 300, [30, 90, 200]);
+  const image = images([{ url: 'http://livery.test/s/@livery/files/x/chart.png', alt: 'Chart' }]);
   await writePdf(
     {
       title: 'Bench space',
       pages,
-      documentOf: async (page) => documents.get(page.id),
+      documentOf: async (page) => {
+        const document = documents.get(page.id);
+        return assets && document !== undefined
+          ? { ...document, nodes: [...document.nodes, image] }
+          : document;
+      },
       settings: DEFAULT_SETTINGS,
+      ...(assets
+        ? {
+            fonts: { body: lato, bold: lato, heading: lato },
+            logo: png(200, 60),
+            imageOf: async () => picture,
+          }
+        : {}),
     },
     file,
   );

@@ -1,4 +1,4 @@
-import type { Block, Inline } from '../documents/model.js';
+import type { Block, ImageRef, Inline } from '../documents/model.js';
 import { headingId, plainText } from '../documents/model.js';
 import { tableCells } from '../documents/table-cells.js';
 import { headingDestination, type LinkContext, type Run, runsOf } from './inlines.js';
@@ -7,7 +7,8 @@ import { headingDestination, type LinkContext, type Run, runsOf } from './inline
  * A page's blocks, written with pdfkit (docs/pdf.md, "What a PDF shows"): headings (each a
  * destination that links jump to), paragraphs, lists, code that wraps (long lines break, even
  * within a word), quotes and hints with a bar of their color, tables as grids, expandables and
- * tabs opened out, formulas as their TeX. Images show as their alternative text.
+ * tabs opened out, formulas as their TeX. Images in `images`, the text's width at most (given
+ * by the writer: PNG and JPEG files Livery stores); others as their alternative text.
  */
 export interface Palette {
   ink: string;
@@ -25,6 +26,7 @@ export class BlockWriter {
     private readonly doc: PDFKit.PDFDocument,
     private readonly palette: Palette,
     private readonly links: LinkContext,
+    private readonly images: ReadonlyMap<ImageRef, Buffer> = new Map(),
   ) {}
 
   private get bottom() {
@@ -117,8 +119,15 @@ export class BlockWriter {
         return this.table(node, x, width);
       case 'images':
         for (const image of (node.nodes ?? []) as Block[]) {
-          const data = image.data as { alt?: string; caption?: string };
+          const data = image.data as { alt?: string; caption?: string; ref?: ImageRef };
           const text = data.caption ?? data.alt ?? '';
+          const bytes = data.ref === undefined ? undefined : this.images.get(data.ref);
+          if (bytes !== undefined && this.image(bytes, x, width)) {
+            if (data.caption !== undefined && data.caption !== '') {
+              this.runs([{ text: data.caption, font: 'body', color: palette.muted }], x, width);
+            }
+            continue;
+          }
           this.runs(
             [
               {
@@ -146,6 +155,29 @@ export class BlockWriter {
         this.blocks(node.nodes, x, width);
         for (const fragment of node.fragments ?? []) this.blocks(fragment.nodes, x, width);
     }
+  }
+
+  /**
+   * An image at its size (96 pixels an inch), made smaller to fit the text's width and a sheet.
+   * False when pdfkit cannot read it: the caller writes its text.
+   */
+  private image(bytes: Buffer, x: number, width: number): boolean {
+    const { doc } = this;
+    // pdfkit's openImage (not in its types) reads the size; image() takes what it opened.
+    const opener = doc as unknown as { openImage(src: Buffer): { width: number; height: number } };
+    let image: { width: number; height: number };
+    try {
+      image = opener.openImage(bytes);
+    } catch {
+      return false;
+    }
+    const tallest = this.bottom - doc.page.margins.top;
+    const scale = Math.min(0.75, width / image.width, tallest / image.height);
+    const [w, h] = [image.width * scale, image.height * scale];
+    this.room(h);
+    doc.image(image as unknown as Buffer, x, doc.y, { width: w, height: h });
+    doc.y += h + 6;
+    return true;
   }
 
   private list(node: Block, x: number, width: number) {

@@ -8,7 +8,8 @@ import { fontFileOf } from '../theme/fonts.js';
  * and bold, from assets/fonts/ttf/ (the TrueType twins of the WOFF2 files the published site
  * serves: pdfkit's font library cannot subset those WOFF2 files, docs/pdf.md). A font without
  * files (ABCFavorit, GitBook's own; a definition by URL, which the server does not fetch) falls
- * back to Inter and JetBrains Mono. Latin subsets: other scripts show as missing glyphs.
+ * back to Inter and JetBrains Mono. Latin subsets: other scripts show as missing glyphs. A custom
+ * font whose files Livery stores comes in `custom`, read by assets.ts.
  */
 export interface PdfFonts {
   body: Buffer;
@@ -35,13 +36,13 @@ function ttf(font: FontSetting | undefined, weight: 400 | 700, fallback: string)
   return bytes;
 }
 
-export function pdfFonts(settings: Settings): PdfFonts {
+export function pdfFonts(settings: Settings, custom: Partial<PdfFonts> = {}): PdfFonts {
   const { font, headingFont, monospaceFont } = settings.styling;
   return {
-    body: ttf(font, 400, 'Inter'),
-    bold: ttf(font, 700, 'Inter'),
-    heading: ttf(headingFont ?? font, 700, 'Inter'),
-    mono: ttf(monospaceFont, 400, 'JetBrainsMono'),
-    monoBold: ttf(monospaceFont, 700, 'JetBrainsMono'),
+    body: custom.body ?? ttf(font, 400, 'Inter'),
+    bold: custom.bold ?? ttf(font, 700, 'Inter'),
+    heading: custom.heading ?? ttf(headingFont ?? font, 700, 'Inter'),
+    mono: custom.mono ?? ttf(monospaceFont, 400, 'JetBrainsMono'),
+    monoBold: custom.monoBold ?? ttf(monospaceFont, 700, 'JetBrainsMono'),
   };
 }

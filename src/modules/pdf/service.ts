@@ -7,6 +7,7 @@ import type { JsonDocument } from '../documents/model.js';
 import type { FilesService } from '../files/service.js';
 import type { PublishedSiteService } from '../published/service.js';
 import type { SpacesService } from '../spaces/service.js';
+import { PdfAssets } from './assets.js';
 import { type PdfRequest, selectPages } from './selection.js';
 import { openTicket, PDF_URL_SECONDS, type PdfTicket, signTicket } from './token.js';
 import { writePdf } from './writer.js';
@@ -93,9 +94,8 @@ export class PdfService {
         ? undefined
         : { siteId: ticket.siteId, siteSpaceId: ticket.siteSpaceId };
     const settings = await published.pdfSettings(ticket.spaceId, shown, log);
-    const fileUrls = new Map(
-      (await files.files(revision)).map((file) => [file.id, files.present(file).downloadURL]),
-    );
+    const stored = await files.files(revision);
+    const fileUrls = new Map(stored.map((file) => [file.id, files.present(file).downloadURL]));
     if (writing > 0) {
       log.warn({ spaceId: ticket.spaceId }, 'pdf: another PDF is being written; answered 503');
       throw new AppError(503, 'Another PDF is being written: try again in a moment', {
@@ -108,6 +108,10 @@ export class PdfService {
         pages.length === 1 && ticket.page !== undefined
           ? (pages[0]?.title ?? space.title)
           : space.title;
+      // Read inside the slot: at most one PDF's fonts and logo are in memory at a time.
+      const assets = new PdfAssets((hash) => files.blob(hash), this.deps.urls.publicBase, log);
+      const fonts = await assets.fonts(settings);
+      const logo = await assets.logo(settings);
       const out = start(fileNameOf(title));
       const started = Date.now();
       const sheets = await writePdf(
@@ -116,6 +120,9 @@ export class PdfService {
           pages,
           settings,
           fileUrl: (id) => fileUrls.get(id),
+          fonts,
+          logo,
+          imageOf: (ref) => assets.image(ref, stored),
           documentOf: async (page) =>
             page.type === 'document'
               ? (JSON.parse(

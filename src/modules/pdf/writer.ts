@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import type { Settings } from '../../settings/settings-schema.js';
-import type { JsonDocument } from '../documents/model.js';
+import type { Block, ImageRef, Inline, JsonDocument } from '../documents/model.js';
 import { scale } from '../theme/colors.js';
 import { BlockWriter, type Palette } from './blocks.js';
-import { pdfFonts } from './fonts.js';
+import { type PdfFonts, pdfFonts } from './fonts.js';
 import { type LinkContext, pageDestination } from './inlines.js';
 import type { PdfPage } from './selection.js';
 
@@ -23,7 +23,15 @@ export interface PdfSource {
   documentOf(page: PdfPage): Promise<JsonDocument | undefined>;
   settings: Settings;
   fileUrl?: (fileId: string) => string | undefined;
+  /** The site's custom fonts that Livery stores (assets.ts), by role. */
+  fonts?: Partial<PdfFonts>;
+  /** The site's logo (PNG or JPEG), on the title page. */
+  logo?: Buffer | undefined;
+  /** An image's bytes when it can be printed (a PNG or JPEG Livery stores); else its text. */
+  imageOf?: (ref: ImageRef) => Promise<Buffer | undefined>;
 }
+
+const LOGO_BOX = [160, 48] as const;
 
 const MARGIN = 56;
 const TOC_SIZE = 10.5;
@@ -68,7 +76,7 @@ async function render(
     out.on('error', reject);
   });
   doc.pipe(out);
-  const fonts = pdfFonts(source.settings);
+  const fonts = pdfFonts(source.settings, source.fonts);
   doc.registerFont('body', fonts.body);
   doc.registerFont('bold', fonts.bold);
   doc.registerFont('heading', fonts.heading);
@@ -85,6 +93,14 @@ async function render(
 
   // The title, then the table of contents, one line per page.
   doc.addPage();
+  if (source.logo !== undefined) {
+    try {
+      doc.image(source.logo, MARGIN, MARGIN, { fit: [...LOGO_BOX] });
+      doc.y = MARGIN + LOGO_BOX[1] + 16;
+    } catch {
+      // Checked when read (assets.ts): a file pdfkit still refuses is left out.
+    }
+  }
   doc.font('heading').fontSize(24).fillColor(palette.ink).text(source.title);
   doc.moveDown(0.5);
   doc.font('heading').fontSize(14).text('Contents');
@@ -131,7 +147,8 @@ async function render(
       pageTitle: (id) => titles.get(id),
     };
     if (document !== undefined) {
-      new BlockWriter(doc, palette, links).blocks(document.nodes, MARGIN, width);
+      const images = await imagesOf(document.nodes, source.imageOf);
+      new BlockWriter(doc, palette, links, images).blocks(document.nodes, MARGIN, width);
     }
     // The event loop's turn: other requests go on while a long PDF is written.
     await new Promise((resolve) => setImmediate(resolve));
@@ -139,6 +156,32 @@ async function render(
   doc.end();
   await done;
   return { startPage, total: sheets };
+}
+
+/**
+ * The printable images of a page's image blocks, by their `ref` (one page's at a time: memory
+ * holds no more).
+ */
+async function imagesOf(
+  nodes: readonly (Block | Inline)[] | undefined,
+  imageOf: PdfSource['imageOf'],
+): Promise<Map<ImageRef, Buffer>> {
+  const found = new Map<ImageRef, Buffer>();
+  if (imageOf === undefined) return found;
+  const visit = async (list: readonly (Block | Inline)[] | undefined): Promise<void> => {
+    for (const node of list ?? []) {
+      if (node.object !== 'block') continue;
+      const ref = (node.data as { ref?: ImageRef } | undefined)?.ref;
+      if (node.type === 'image' && ref !== undefined) {
+        const bytes = await imageOf(ref);
+        if (bytes !== undefined) found.set(ref, bytes);
+      }
+      await visit(node.nodes);
+      for (const fragment of node.fragments ?? []) await visit(fragment.nodes);
+    }
+  };
+  await visit(nodes);
+  return found;
 }
 
 /** One entry of the contents: the title, indented by depth, and its page number; both links. */
