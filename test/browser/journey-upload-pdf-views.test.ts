@@ -130,7 +130,8 @@ test('upload a font and a logo, see both published, export the PDF, see the view
   assert.match(raw, /\/Subtype \/Image/, 'the logo is drawn');
 
   // 5. Back in the studio, the insights screen counts the reader's page view.
-  await signInAndOpen(studio, s.t.token, `#/orgs/${s.t.orgId}/sites/${site.siteId}/insights`);
+  // Still signed in: the site's Insights screen.
+  await studio.goto(`/studio#/orgs/${s.t.orgId}/sites/${site.siteId}/insights`);
   await studio.getByTestId('insights').waitFor();
   const views = await until('the page view counted', async () => {
     await studio.getByTestId('insights-refresh').click();
