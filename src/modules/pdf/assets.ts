@@ -5,6 +5,7 @@ import type { FontDefinition } from '../../settings/settings-parts.js';
 import type { Settings } from '../../settings/settings-schema.js';
 import type { ImageRef } from '../documents/model.js';
 import type { StoredFile } from '../files/repository.js';
+import { sniffBinary } from '../storage/sniff.js';
 import { type FontSetting, isDefinition } from '../theme/font-definitions.js';
 import type { PdfFonts } from './fonts.js';
 
@@ -28,11 +29,10 @@ export function storedHash(url: string, publicBase: string): string | undefined 
   return undefined;
 }
 
-/** PNG or JPEG, by their first bytes: the raster formats pdfkit embeds. */
+/** PNG or JPEG, by their first bytes (the uploads' sniffer): the raster formats pdfkit embeds. */
 export function isPngOrJpeg(bytes: Buffer): boolean {
-  const png = bytes.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
-  const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  return png || jpeg;
+  const type = sniffBinary(bytes);
+  return type === 'image/png' || type === 'image/jpeg';
 }
 
 /** The face of a definition nearest `weight` (exact first, then the closest). */
